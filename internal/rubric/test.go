@@ -1,0 +1,125 @@
+package rubric
+
+import (
+	"fmt"
+
+	"github.com/evalgate/evalgate/internal/result"
+)
+
+// Test sets tr.Score, tr.Verdict, tr.Threshold and tr.Gates from tr.Graders.
+//
+// score = Σ wᵢ·sᵢ / Σ wᵢ over graders that ran (skip excluded; weight 0 is informational).
+// The verdict is error when the target or any grader could not produce a result, fail when a
+// required criterion or grader failed its gate, else by thresholds. Gating never changes the
+// score, so scores stay comparable with AgentV's.
+func Test(tr *result.TestResult, th result.Thresholds) {
+	tr.Threshold = th.Pass
+	tr.Gates = nil
+	if tr.Error != "" {
+		tr.Score, tr.Verdict = 0, result.Error
+		if tr.FailureStage == "" {
+			tr.FailureStage = result.StageAgent
+		}
+		return
+	}
+	var scores, weights []float64
+	var errs []string
+	for _, g := range tr.Graders {
+		if g.Verdict == result.Skip {
+			continue
+		}
+		scores = append(scores, g.Score)
+		weights = append(weights, g.Weight)
+		if g.Verdict == result.Error {
+			errs = append(errs, fmt.Sprintf("%s: %s", g.Name, g.Error))
+			continue
+		}
+		for _, c := range g.Criteria {
+			if c.Gated {
+				tr.Gates = append(tr.Gates, criterionGate(g, c, th))
+			}
+		}
+		if g.Required {
+			min := th.Pass
+			if g.MinScore != nil {
+				min = *g.MinScore
+			}
+			if g.Score < min {
+				g.Gated = true
+				tr.Gates = append(tr.Gates, fmt.Sprintf("required grader %s scored %.2f < %.2f", g.Name, g.Score, min))
+			}
+		}
+	}
+	tr.Score = weighted(scores, weights)
+	switch {
+	case len(errs) > 0:
+		tr.Verdict = result.Error
+		tr.Error = joinLines(errs)
+		if tr.FailureStage == "" {
+			tr.FailureStage = result.StageEvaluator
+		}
+	case len(tr.Gates) > 0:
+		tr.Verdict = result.Fail
+	case len(scores) == 0:
+		// No grader produced a score: nothing says the test passed.
+		tr.Verdict = result.Error
+		tr.Error = "no grader produced a result"
+		tr.FailureStage = result.StageEvaluator
+	default:
+		tr.Verdict = VerdictOf(tr.Score, th)
+	}
+}
+
+// criterionGate words why a gated criterion failed its test.
+func criterionGate(g *result.GraderResult, c *result.CriterionResult, th result.Thresholds) string {
+	if c.Satisfied != nil {
+		return fmt.Sprintf("required criterion %s (%s) not satisfied", c.ID, g.Name)
+	}
+	min := th.Pass
+	if c.MinScore != nil {
+		min = *c.MinScore
+	}
+	return fmt.Sprintf("criterion %s (%s) scored %.2f < min %.2f", c.ID, g.Name, c.Score, min)
+}
+
+// Summarize counts tests by verdict and averages their scores. The roll-up verdict is the
+// worst test verdict (error > fail > borderline > pass); an empty list passes, all-skipped skips.
+func Summarize(tests []*result.TestResult) result.Summary {
+	var s result.Summary
+	var sum float64
+	graded := 0
+	worst := result.Pass
+	for _, t := range tests {
+		s.Total++
+		s.Usage.Add(t.Usage)
+		s.DurationMS += t.DurationMS
+		switch t.Verdict {
+		case result.Pass:
+			s.Passed++
+		case result.Borderline:
+			s.Borderline++
+		case result.Fail:
+			s.Failed++
+		case result.Skip:
+			s.Skipped++
+			continue
+		default:
+			s.Errors++
+		}
+		if t.Verdict != result.Error && t.Verdict != result.Skip {
+			sum += t.Score
+			graded++
+		}
+		if t.Verdict.Rank() > worst.Rank() {
+			worst = t.Verdict
+		}
+	}
+	if graded > 0 {
+		s.Score = sum / float64(graded)
+	}
+	if s.Total > 0 && s.Skipped == s.Total {
+		worst = result.Skip
+	}
+	s.Verdict = worst
+	return s
+}

@@ -1,0 +1,101 @@
+package reports
+
+import "strings"
+
+// GitHub's size limits, in bytes (GitHub counts characters; a byte budget is never larger).
+const (
+	// MaxCommentBytes is the issue-comment body limit: above it GitHub answers 422 "Body is too
+	// long (maximum is 65536 characters)".
+	MaxCommentBytes = 65536
+	// MaxCheckTextBytes is the limit of a check run's output.summary and output.text each: above
+	// it GitHub answers 422 "Only 65535 characters are allowed".
+	MaxCheckTextBytes = 65535
+	// MaxStepSummaryBytes is the step summary's default budget: 1 MiB per step, less a margin for
+	// whatever else the step appends (a fork notice, another tool's summary).
+	MaxStepSummaryBytes = 1<<20 - 64<<10
+	// MaxAnnotationTitleBytes and MaxAnnotationTextBytes bound an annotation's title and its
+	// message and raw_details.
+	MaxAnnotationTitleBytes = 255
+	MaxAnnotationTextBytes  = 64 << 10
+)
+
+// fit renders m at the richest level of detail that fits m.cfg.maxBytes. It degrades in the
+// order people lose least: passing tests fold into one count per suite, then detail sections
+// go (least important tests first), then table rows (the same order), then criteria-summary
+// rows. Each step is a whole block, so what remains is always well-formed Markdown; the report
+// says what was left out. Only if even the bare skeleton is too big is it cut at a line break,
+// which by then can no longer split a <details> or a fence (none are left).
+func fit(m *mdRenderer) string {
+	limit := m.cfg.maxBytes
+	p := m.full()
+	if s := m.render(p); len(s) <= limit {
+		return s
+	}
+	p.collapse = true
+	if s := m.render(p); len(s) <= limit {
+		return s
+	}
+	fits := func(q plan) bool { return len(m.render(q)) <= limit }
+	if p.details = largest(p.details, func(k int) bool { q := p; q.details = k; return fits(q) }); p.details >= 0 {
+		return m.render(p)
+	}
+	p.details = 0
+	if p.rows = largest(p.rows, func(k int) bool { q := p; q.rows = k; return fits(q) }); p.rows >= 0 {
+		return m.render(p)
+	}
+	p.rows = 0
+	if p.crits = largest(p.crits, func(k int) bool { q := p; q.crits = k; return fits(q) }); p.crits >= 0 {
+		return m.render(p)
+	}
+	p.crits = 0
+	return hardCut(m.render(p), m.footerAndNote(), limit)
+}
+
+// largest returns the largest k in [0, hi] with ok(k), or -1 when none. It binary-searches,
+// assuming ok is monotone (more kept, more bytes); a digit more in a count can break that by a
+// byte, so the answer is always one ok itself confirmed.
+func largest(hi int, ok func(int) bool) int {
+	if hi < 0 || !ok(0) {
+		return -1
+	}
+	lo := 0 // ok(lo) holds
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if ok(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// footerAndNote is what hardCut keeps at the end: the note that the report was cut and where
+// the full one is, and the footer.
+func (m *mdRenderer) footerAndNote() string {
+	s := "\n> ✂️ **Cut to fit " + thousands(int64(m.cfg.maxBytes)) + " bytes.** Full report: " + m.hint() + ".\n"
+	if m.cfg.footer {
+		s += m.footer()
+	}
+	return s
+}
+
+// hardCut keeps the longest prefix of s ending at a line break that leaves room for tail, then
+// tail; if even that is too long, the result is cut at a line break again. It never returns more
+// than limit bytes.
+func hardCut(s, tail string, limit int) string {
+	if limit <= 0 {
+		return ""
+	}
+	room := limit - len(tail)
+	if room > 0 {
+		if i := strings.LastIndexByte(s[:min(room, len(s))], '\n'); i >= 0 {
+			return s[:i+1] + tail
+		}
+	}
+	out := tail
+	if len(out) > limit {
+		out = out[:max(0, strings.LastIndexByte(out[:limit], '\n')+1)]
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/result"
+)
+
+// runOf builds a one-suite run whose tests have the given verdicts.
+func runOf(verdicts ...result.Verdict) *result.Run {
+	s := &result.SuiteResult{Name: "s", Path: "evals/s.yaml"}
+	for i, v := range verdicts {
+		s.Tests = append(s.Tests, &result.TestResult{ID: fmt.Sprintf("t%d", i), Verdict: v, Score: 0.9})
+	}
+	return &result.Run{Suites: []*result.SuiteResult{s}}
+}
+
+func TestConclusion(t *testing.T) {
+	t.Parallel()
+	P, B, F, E, S := result.Pass, result.Borderline, result.Fail, result.Error, result.Skip
+	tests := []struct {
+		name   string
+		run    *result.Run
+		failOn FailOn
+		want   string
+	}{
+		{"all pass", runOf(P, P), FailOnFail, ConclusionSuccess},
+		{"default policy is fail", runOf(P, B), "", ConclusionNeutral},
+		{"borderline is neutral", runOf(P, B), FailOnFail, ConclusionNeutral},
+		{"fail fails", runOf(P, B, F), FailOnFail, ConclusionFailure},
+		{"error fails", runOf(P, E), FailOnFail, ConclusionFailure},
+		{"unknown verdict fails", runOf(P, "weird"), FailOnFail, ConclusionFailure},
+		{"skips do not fail", runOf(P, S), FailOnFail, ConclusionSuccess},
+		{"borderline policy", runOf(P, B), FailOnBorderline, ConclusionFailure},
+		{"borderline policy, all pass", runOf(P), FailOnBorderline, ConclusionSuccess},
+		{"never, failing", runOf(P, F, E), FailOnNever, ConclusionNeutral},
+		{"never, borderline", runOf(B), FailOnNever, ConclusionNeutral},
+		{"never, passing", runOf(P), FailOnNever, ConclusionSuccess},
+		{"unknown policy acts as fail", runOf(F), "sometimes", ConclusionFailure},
+		{"nothing ran", runOf(), FailOnFail, ConclusionNeutral},
+		{"only skips", runOf(S, S), FailOnFail, ConclusionNeutral},
+		{"nil run", nil, FailOnFail, ConclusionNeutral},
+		{"suite error", &result.Run{Suites: []*result.SuiteResult{{Name: "x", Error: "bad yaml"}, runOf(P).Suites[0]}}, FailOnFail, ConclusionFailure},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Conclusion(tc.run, tc.failOn); got != tc.want {
+				t.Errorf("Conclusion = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseFailOn(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]FailOn{"": FailOnFail, "fail": FailOnFail, " Borderline ": FailOnBorderline, "never": FailOnNever} {
+		got, err := ParseFailOn(in)
+		if err != nil || got != want {
+			t.Errorf("ParseFailOn(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseFailOn("always"); err == nil {
+		t.Error("ParseFailOn(always) must fail")
+	}
+}
+
+func TestAnnotations(t *testing.T) {
+	t.Parallel()
+	co := CheckRun(loadRun(t, "mixed"), CheckOptions{})
+	type ann struct {
+		Path  string
+		Line  int
+		Level string
+	}
+	var got []ann
+	for _, a := range co.Annotations {
+		got = append(got, ann{a.Path, a.StartLine, a.Level})
+		if a.EndLine != a.StartLine || len(a.Title) > MaxAnnotationTitleBytes || a.Message == "" {
+			t.Errorf("malformed annotation %+v", a)
+		}
+	}
+	want := []ann{
+		{"evals/refactor.eval.yaml", 26, LevelFailure},        // fix-null-check: tests-pass (gated)
+		{"evals/refactor.eval.yaml", 39, LevelWarning},        // add-retry: jitter failed, test borderline
+		{"evals/refactor.eval.yaml", 44, LevelFailure},        // migrate-config: agent error
+		{"evals/support/replies.eval.yaml", 17, LevelWarning}, // refund-policy: tone borderline
+		{"evals/support/replies.eval.yaml", 28, LevelFailure}, // escalation: accuracy gated
+		{"evals/support/replies.eval.yaml", 41, LevelFailure}, // judge-flake: grader error
+		{"evals/support/replies.eval.yaml", 42, LevelFailure}, // judge-flake: criterion error
+		{"evals/broken.eval.yaml", 1, LevelFailure},           // suite could not run
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("annotations (-want +got):\n%s", diff)
+	}
+	if co.Conclusion != ConclusionFailure {
+		t.Errorf("conclusion %s", co.Conclusion)
+	}
+	if !strings.Contains(co.Annotations[0].Message, "test_lookup_missing_user") {
+		t.Errorf("the judge's reasoning belongs in the message: %q", co.Annotations[0].Message)
+	}
+}
+
+func TestAnnotationsAllOfThem(t *testing.T) {
+	t.Parallel()
+	run := bigRun(300)
+	co := CheckRun(run, CheckOptions{})
+	want := 0
+	for _, s := range run.Suites {
+		for _, tr := range s.Tests {
+			switch tr.Verdict {
+			case result.Fail, result.Borderline: // one failed criterion each
+				want++
+			case result.Error:
+				want++
+			}
+		}
+	}
+	if len(co.Annotations) != want || want <= 50 {
+		t.Errorf("%d annotations, want %d (more than one batch of 50)", len(co.Annotations), want)
+	}
+	if len(co.Summary) > MaxCheckTextBytes || len(co.Text) > MaxCheckTextBytes {
+		t.Errorf("summary %d, text %d bytes", len(co.Summary), len(co.Text))
+	}
+}
+
+func TestAnnotationBounds(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é", 200_000)
+	run := &result.Run{Suites: []*result.SuiteResult{{Name: long, Path: "/repo/evals/x.yaml", Tests: []*result.TestResult{{
+		ID: long, Verdict: result.Fail, File: "/repo/evals/x.yaml", Line: 0,
+		Graders: []*result.GraderResult{{Name: "g", Verdict: result.Fail, Reasoning: long + "\x1b[31m",
+			Assertions: []result.Assertion{{Text: long, Evidence: long}}}},
+	}}}}}
+	co := CheckRun(run, CheckOptions{RepoRoot: "/repo"})
+	if len(co.Annotations) != 1 {
+		t.Fatalf("%d annotations, want 1", len(co.Annotations))
+	}
+	a := co.Annotations[0]
+	if a.Path != "evals/x.yaml" || a.StartLine != 1 {
+		t.Errorf("path %q line %d, want evals/x.yaml:1", a.Path, a.StartLine)
+	}
+	if len(a.Title) > MaxAnnotationTitleBytes || len(a.Message) > MaxAnnotationTextBytes || len(a.RawDetails) > MaxAnnotationTextBytes {
+		t.Errorf("title %d, message %d, raw %d bytes", len(a.Title), len(a.Message), len(a.RawDetails))
+	}
+	if strings.Contains(a.Message, "\x1b") {
+		t.Error("escape sequences must not reach annotations")
+	}
+}
+
+func TestRepoPath(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ root, in, want string }{
+		{"", "evals/a.yaml", "evals/a.yaml"},
+		{"", "./evals/a.yaml", "evals/a.yaml"},
+		{"/w/repo", "/w/repo/evals/a.yaml", "evals/a.yaml"},
+		{"/w/repo", "/elsewhere/a.yaml", "/elsewhere/a.yaml"},
+		{"", "", ""},
+	}
+	for _, tc := range tests {
+		if got := repoPath(tc.root, tc.in); got != tc.want {
+			t.Errorf("repoPath(%q, %q) = %q, want %q", tc.root, tc.in, got, tc.want)
+		}
+	}
+}

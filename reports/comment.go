@@ -1,0 +1,68 @@
+package reports
+
+import "github.com/evalgate/evalgate/internal/result"
+
+// DefaultRerunCommand is the slash command the comment's footer suggests.
+const DefaultRerunCommand = "/evalgate rerun"
+
+// CommentOptions shape the sticky PR comment.
+type CommentOptions struct {
+	// Marker is the hidden HTML comment the sticky-comment finder matches, e.g.
+	// "<!-- evalgate:comment key=evals/gate -->". It is put on the very first line; a value that
+	// is not one well-formed comment is wrapped into one.
+	Marker string
+	// Title names the bot in the headline (default "evalgate"), e.g. the check name.
+	Title string
+	// CheckURL and RunURL link the check run and the workflow run (http(s) only; others are
+	// left out).
+	CheckURL, RunURL string
+	// ReportHint says where the full report is ("the job summary", "the evalgate-report
+	// artifact"); it is quoted whenever something was left out.
+	ReportHint string
+	// RerunCommand is the slash command suggested in the footer (default DefaultRerunCommand).
+	RerunCommand string
+	// Baseline, when set, adds Δ columns and the regressions list (see Compare).
+	Baseline *Comparison
+	// FailOn is the gate policy the comment reports (default FailOnFail).
+	FailOn FailOn
+	// MaxBytes is the size budget (default MaxCommentBytes).
+	MaxBytes int
+}
+
+// Comment renders the sticky PR comment: a headline verdict, counts, score and head SHA, the
+// gate and links, the comparison with the baseline, the criteria across the run with score
+// bars, a table of tests × criteria per suite (failed and gated first), each non-passing test's
+// reasoning, failed assertions and answer in <details>, and the rerun hint. It never exceeds
+// MaxBytes: see fit for what goes first when a run is large.
+func Comment(run *result.Run, opts CommentOptions) string {
+	rerun := opts.RerunCommand
+	if rerun == "" {
+		rerun = DefaultRerunCommand
+	}
+	m := newMarkdown(newView(run, opts.Baseline), mdConfig{
+		marker:      normalizeMarker(opts.Marker),
+		title:       opts.Title,
+		head:        true,
+		crits:       true,
+		tables:      true,
+		details:     true,
+		answerBytes: 800,
+		reasonBytes: 1500,
+		checkURL:    opts.CheckURL,
+		runURL:      opts.RunURL,
+		reportHint:  opts.ReportHint,
+		rerun:       rerun,
+		footer:      true,
+		failOn:      opts.FailOn,
+		maxBytes:    orLimit(opts.MaxBytes, MaxCommentBytes),
+	})
+	return fit(m)
+}
+
+// orLimit returns n, or def when n is not positive.
+func orLimit(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
+}

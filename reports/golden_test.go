@@ -1,0 +1,100 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/result"
+)
+
+const testMarker = "<!-- evalgate:comment key=evals/gate -->"
+
+type goldenCase struct {
+	name     string
+	run      func(t *testing.T) *result.Run
+	base     string // baseline fixture, "" = none
+	skipWide bool   // only the comment is a golden: the other reports are too big to review
+}
+
+var goldenCases = []goldenCase{
+	{name: "all-pass", run: func(t *testing.T) *result.Run { return loadRun(t, "all-pass") }},
+	{name: "mixed", run: func(t *testing.T) *result.Run { return loadRun(t, "mixed") }},
+	{name: "baseline", run: func(t *testing.T) *result.Run { return loadRun(t, "mixed") }, base: "base"},
+	{name: "hostile", run: func(t *testing.T) *result.Run { return loadRun(t, "hostile") }},
+	{name: "large", run: func(*testing.T) *result.Run { return bigRun(300) }, skipWide: true},
+}
+
+// TestGolden renders every fixture to every report and compares with testdata/golden.
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	for _, tc := range goldenCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			run := tc.run(t)
+			var cmpr *Comparison
+			if tc.base != "" {
+				cmpr = Compare(loadRun(t, tc.base), run, 0)
+			}
+			comment := Comment(run, CommentOptions{
+				Marker:     testMarker,
+				CheckURL:   "https://github.com/acme/agents/runs/123456789",
+				RunURL:     "https://github.com/acme/agents/actions/runs/9876543210",
+				ReportHint: "the job summary and the evalgate-report artifact",
+				Baseline:   cmpr,
+			})
+			checkMarkdown(t, comment, true)
+			if len(comment) > MaxCommentBytes {
+				t.Errorf("comment is %d bytes, limit %d", len(comment), MaxCommentBytes)
+			}
+			golden(t, tc.name+"/comment.md", comment)
+
+			sum := StepSummary(run, SummaryOptions{RunURL: "https://github.com/acme/agents/actions/runs/9876543210", Baseline: cmpr})
+			checkMarkdown(t, sum, false)
+			if len(sum) > MaxStepSummaryBytes {
+				t.Errorf("summary is %d bytes, limit %d", len(sum), MaxStepSummaryBytes)
+			}
+			if !tc.skipWide {
+				golden(t, tc.name+"/summary.md", sum)
+			}
+
+			co := CheckRun(run, CheckOptions{RunURL: "https://github.com/acme/agents/actions/runs/9876543210", Baseline: cmpr})
+			checkMarkdown(t, co.Summary, false)
+			checkMarkdown(t, co.Text, false)
+			if len(co.Summary) > MaxCheckTextBytes || len(co.Text) > MaxCheckTextBytes {
+				t.Errorf("check summary %d / text %d bytes, limit %d", len(co.Summary), len(co.Text), MaxCheckTextBytes)
+			}
+			js, err := json.MarshalIndent(co, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.skipWide {
+				golden(t, tc.name+"/check-run.json", string(js)+"\n")
+			}
+
+			var tbl bytes.Buffer
+			if err := Table(&tbl, run, TableOptions{Baseline: cmpr}); err != nil {
+				t.Fatal(err)
+			}
+			if strings.ContainsAny(tbl.String(), "\x1b\a\r") {
+				t.Errorf("terminal table carries control characters")
+			}
+			if !tc.skipWide {
+				golden(t, tc.name+"/table.txt", tbl.String())
+			}
+
+			var idx, junit bytes.Buffer
+			if err := WriteIndex(&idx, run); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteJUnit(&junit, run, JUnitOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.skipWide {
+				golden(t, tc.name+"/index.jsonl", idx.String())
+				golden(t, tc.name+"/junit.xml", junit.String())
+			}
+		})
+	}
+}

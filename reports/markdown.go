@@ -1,0 +1,312 @@
+package reports
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/result"
+)
+
+// mdConfig says which parts of the Markdown report to draw, for the comment, the step summary
+// and the check run's summary and text, which all share this renderer.
+type mdConfig struct {
+	marker      string
+	title       string
+	head        bool // headline, counts, gate, links, comparison
+	crits       bool // the criteria-across-the-run table
+	tables      bool // the per-suite tables
+	details     bool // <details> with reasoning, assertions, answers
+	passDetails bool // details for passing tests too
+	answerBytes int  // answer excerpt in details, 0 = none
+	reasonBytes int  // per reasoning or note text in details
+	checkURL    string
+	runURL      string
+	reportHint  string
+	rerun       string // slash command for the footer, "" = no footer hint
+	footer      bool
+	failOn      FailOn
+	maxBytes    int
+}
+
+// plan is one level of detail; the budget search lowers it until the report fits.
+type plan struct {
+	collapse bool // fold passing tests into one count per suite
+	details  int  // detail sections kept, most important first
+	rows     int  // tests whose rows are kept, most important first
+	crits    int  // criteria-summary rows kept
+}
+
+// omitted counts what a plan left out, for the note that says so.
+type omitted struct{ collapsed, details, rows, crits int }
+
+func (o omitted) any() bool { return o.collapsed+o.details+o.rows+o.crits > 0 }
+
+// mdRenderer draws one view under one config.
+type mdRenderer struct {
+	v          *view
+	cfg        mdConfig
+	detailRank map[*testView]int
+}
+
+func newMarkdown(v *view, cfg mdConfig) *mdRenderer {
+	if cfg.title == "" {
+		cfg.title = "evalgate"
+	}
+	m := &mdRenderer{v: v, cfg: cfg, detailRank: map[*testView]int{}}
+	if cfg.details {
+		for _, tv := range v.order {
+			if m.hasDetails(tv) {
+				m.detailRank[tv] = len(m.detailRank)
+			}
+		}
+	}
+	return m
+}
+
+// full is the plan that keeps everything.
+func (m *mdRenderer) full() plan {
+	return plan{details: len(m.detailRank), rows: len(m.v.order), crits: len(m.v.crits)}
+}
+
+func (m *mdRenderer) render(p plan) string {
+	var b strings.Builder
+	var om omitted
+	if m.cfg.marker != "" {
+		b.WriteString(m.cfg.marker + "\n")
+	}
+	if m.cfg.head {
+		m.writeHead(&b)
+	}
+	if m.cfg.crits {
+		m.writeCrits(&b, p, &om)
+	}
+	for _, sv := range m.v.suites {
+		m.writeSuite(&b, sv, p, &om)
+	}
+	if om.any() {
+		b.WriteString("\n" + m.trimNote(om) + "\n")
+	}
+	if m.cfg.footer {
+		b.WriteString(m.footer())
+	}
+	return b.String()
+}
+
+// phrase says in a few plain words how the run went ("2 failed, 1 errored of 7 tests").
+func phrase(t tally) string {
+	var parts []string
+	if t.Failed > 0 {
+		parts = append(parts, strconv.Itoa(t.Failed)+" failed")
+	}
+	if t.Errors > 0 {
+		parts = append(parts, strconv.Itoa(t.Errors)+" errored")
+	}
+	if t.Borderline > 0 {
+		parts = append(parts, strconv.Itoa(t.Borderline)+" borderline")
+	}
+	suites := ""
+	if t.SuiteErrors > 0 {
+		suites = "; " + plural(t.SuiteErrors, "suite", "suites") + " could not run"
+	}
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, ", ") + " of " + plural(t.Total, "test", "tests") + suites
+	case suites != "":
+		return strings.TrimPrefix(suites, "; ")
+	case t.Skipped > 0:
+		return fmt.Sprintf("%d passed, %d skipped of %s", t.Passed, t.Skipped, plural(t.Total, "test", "tests"))
+	case t.Passed == 1:
+		return "1 test passed"
+	case t.Passed > 0:
+		return "all " + plural(t.Passed, "test", "tests") + " passed"
+	}
+	return "no tests were graded"
+}
+
+func (m *mdRenderer) headline() string {
+	return emoji(m.v.tally.verdict()) + " " + mdText(clip(m.cfg.title, 100)) + ": " + phrase(m.v.tally)
+}
+
+func (m *mdRenderer) writeHead(b *strings.Builder) {
+	t, run := m.v.tally, m.v.run
+	fmt.Fprintf(b, "## %s\n\n", m.headline())
+	th := run.Thresholds.Pass
+	if th == 0 {
+		th = result.DefaultThresholds.Pass
+	}
+	stats := []string{fmt.Sprintf("**Score %s** (pass ≥ %s)", score(t.mean()), score(th)),
+		"✅ " + strconv.Itoa(t.Passed) + " passed"}
+	if t.Borderline > 0 {
+		stats = append(stats, "🟡 "+strconv.Itoa(t.Borderline)+" borderline")
+	}
+	if t.Failed > 0 {
+		f := "❌ " + strconv.Itoa(t.Failed) + " failed"
+		if t.Gated > 0 {
+			f += " (" + strconv.Itoa(t.Gated) + " by a required gate)"
+		}
+		stats = append(stats, f)
+	}
+	if t.Errors > 0 {
+		stats = append(stats, "💥 "+plural(t.Errors, "error", "errors"))
+	}
+	if t.Skipped > 0 {
+		stats = append(stats, "⏭️ "+strconv.Itoa(t.Skipped)+" skipped")
+	}
+	if run.Context != nil && run.Context.SHA != "" {
+		stats = append(stats, "head "+codeSpan(shortSHA(run.Context.SHA), false))
+	}
+	if u := usageText(t.Usage); u != "" {
+		stats = append(stats, u)
+	}
+	if t.DurationMS > 0 {
+		stats = append(stats, duration(t.DurationMS))
+	}
+	b.WriteString(strings.Join(stats, " · ") + "\n\n")
+	line := []string{fmt.Sprintf("Gate: **%s** (fail_on: %s)", conclusion(m.v, m.cfg.failOn), m.cfg.failOn.normal())}
+	if u := safeURL(m.cfg.checkURL); u != "" {
+		line = append(line, "[Check run]("+u+")")
+	}
+	if u := safeURL(m.cfg.runURL); u != "" {
+		line = append(line, "[Workflow run]("+u+")")
+	}
+	b.WriteString(strings.Join(line, " · ") + "\n")
+	if m.v.cmp != nil {
+		m.writeComparison(b)
+	}
+}
+
+// maxListedRegressions bounds the regression list under the comparison line.
+const maxListedRegressions = 10
+
+func (m *mdRenderer) writeComparison(b *strings.Builder) {
+	c := m.v.cmp
+	base := "base"
+	if c.BaseSHA != "" {
+		base += " " + codeSpan(shortSHA(c.BaseSHA), false)
+	}
+	fmt.Fprintf(b, "\n**Compared with %s:** ⬇️ %s · ⬆️ %s · 🆕 %d added · ➖ %d removed · mean Δ %s (noise ±%s)\n",
+		base, plural(c.Count(Regression), "regression", "regressions"),
+		plural(c.Count(Improvement), "improvement", "improvements"),
+		c.Count(Added), c.Count(Removed), signed(c.MeanDelta), score(c.Noise))
+	listed := 0
+	for _, d := range c.Tests {
+		if d == nil || d.Change != Regression {
+			continue
+		}
+		if listed == maxListedRegressions {
+			fmt.Fprintf(b, "- … and %d more\n", c.Count(Regression)-listed)
+			break
+		}
+		if listed == 0 {
+			b.WriteString("\n")
+		}
+		listed++
+		fmt.Fprintf(b, "- ⬇️ %s › %s: %s %s → %s %s%s\n", mdText(clip(d.Suite, 80)), codeSpan(clip(d.ID, 120), false),
+			emoji(d.Base), scoreOrDash(d.Base, d.BaseScore), emoji(d.Head), scoreOrDash(d.Head, d.HeadScore), deltaParen(d.Delta))
+	}
+	// Tests of suites the head no longer has: no suite section will mention them.
+	present := map[string]bool{}
+	for _, sv := range m.v.suites {
+		present[sv.s.Name] = true
+	}
+	var gone []string
+	for _, d := range c.Tests {
+		if d != nil && d.Change == Removed && !present[d.Suite] {
+			gone = append(gone, mdText(clip(d.Suite, 80))+" › "+codeSpan(clip(d.ID, 120), false))
+		}
+	}
+	if len(gone) > maxRemovedListed {
+		gone = append(gone[:maxRemovedListed], fmt.Sprintf("… and %d more", len(gone)-maxRemovedListed))
+	}
+	if len(gone) > 0 {
+		b.WriteString("\n➖ Removed with their suites: " + strings.Join(gone, ", ") + "\n")
+	}
+}
+
+func scoreOrDash(v result.Verdict, s float64) string {
+	if isScored(v) {
+		return score(s)
+	}
+	return verdictWord(v)
+}
+
+func deltaParen(d *float64) string {
+	if d == nil {
+		return ""
+	}
+	return " (" + signed(*d) + ")"
+}
+
+func (m *mdRenderer) writeCrits(b *strings.Builder, p plan, om *omitted) {
+	if len(m.v.crits) == 0 {
+		return
+	}
+	multi := len(m.v.suites) > 1
+	b.WriteString("\n### Criteria across the run\n\n")
+	if multi {
+		b.WriteString("| Criterion | Suite | Tests | Pass rate | Mean score |\n|---|---|--:|--:|---|\n")
+	} else {
+		b.WriteString("| Criterion | Tests | Pass rate | Mean score |\n|---|--:|--:|---|\n")
+	}
+	for i, c := range m.v.crits {
+		if i >= p.crits {
+			om.crits = len(m.v.crits) - i
+			fmt.Fprintf(b, "\n*… %d more criteria not shown.*\n", om.crits)
+			return
+		}
+		label := mdText(clip(c.path, 80))
+		if c.crit != "" {
+			label += " › " + codeSpan(clip(c.crit, 80), true)
+		}
+		b.WriteString("| " + label + " | ")
+		if multi {
+			b.WriteString(mdText(clip(c.suite, 60)) + " | ")
+		}
+		mean := "—"
+		if c.scored > 0 {
+			mean = bar(c.mean()) + " " + score(c.mean())
+		}
+		fmt.Fprintf(b, "%d | %d/%d (%d%%) | %s |\n", c.n, c.passes, c.denom, int(c.passRate()*100+0.5), mean)
+	}
+}
+
+func (m *mdRenderer) trimNote(om omitted) string {
+	var parts []string
+	if om.collapsed > 0 {
+		parts = append(parts, plural(om.collapsed, "passing test", "passing tests")+" collapsed")
+	}
+	if om.details > 0 {
+		parts = append(parts, plural(om.details, "detail section", "detail sections")+" left out")
+	}
+	if om.rows > 0 {
+		parts = append(parts, plural(om.rows, "test's rows", "tests' rows")+" left out")
+	}
+	if om.crits > 0 {
+		parts = append(parts, plural(om.crits, "criterion summary row", "criterion summary rows")+" left out")
+	}
+	return fmt.Sprintf("> ✂️ **Trimmed to fit %s bytes:** %s. Full report: %s.",
+		thousands(int64(m.cfg.maxBytes)), strings.Join(parts, ", "), m.hint())
+}
+
+func (m *mdRenderer) hint() string {
+	if h := clip(m.cfg.reportHint, 200); h != "" {
+		return mdText(h)
+	}
+	return "the workflow run's job summary"
+}
+
+func (m *mdRenderer) footer() string {
+	var parts []string
+	if m.cfg.rerun != "" {
+		parts = append(parts, "🔁 Rerun: comment "+codeSpan(clip(m.cfg.rerun, 80), false)+" on this pull request (write access required)")
+	}
+	parts = append(parts, "Full report: "+m.hint())
+	if ts := m.v.run.FinishedAt; !ts.IsZero() {
+		parts = append(parts, "Updated "+ts.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	return "\n---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
+}
+
+// maxRemovedListed bounds the names listed under "removed since base" per suite.
+const maxRemovedListed = 20

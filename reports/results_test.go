@@ -1,0 +1,90 @@
+package reports
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/result"
+)
+
+func TestResultsRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"all-pass", "mixed", "base", "hostile"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			want := loadRun(t, name)
+			var buf bytes.Buffer
+			if err := WriteResults(&buf, want); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadResults(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("round trip (-want +got):\n%s", diff)
+			}
+		})
+	}
+	t.Run("generated", func(t *testing.T) {
+		t.Parallel()
+		want := bigRun(40)
+		var buf bytes.Buffer
+		if err := WriteResults(&buf, want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadResults(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("round trip (-want +got):\n%s", diff)
+		}
+	})
+}
+
+func TestWriteResultsStampsVersion(t *testing.T) {
+	t.Parallel()
+	run := &result.Run{}
+	var buf bytes.Buffer
+	if err := WriteResults(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	if run.SchemaVersion != 0 {
+		t.Error("WriteResults must not modify its input")
+	}
+	got, err := ReadResults(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.SchemaVersion != result.SchemaVersion {
+		t.Errorf("schema_version = %d, want %d", got.SchemaVersion, result.SchemaVersion)
+	}
+}
+
+func TestReadResultsErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in, want string }{
+		{"empty", "", "empty input"},
+		{"not json", "<html>", "invalid character"},
+		{"no version", `{"suites": []}`, "no schema_version"},
+		{"newer major", `{"schema_version": 2, "suites": []}`, "newer than this evalgate understands"},
+		{"wrong type", `{"schema_version": "1"}`, "cannot unmarshal"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := ReadResults(strings.NewReader(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+	run, err := ReadResults(strings.NewReader(`{"schema_version": 1, "suites": [], "added_later": {"x": 1}}`))
+	if err != nil || run.SchemaVersion != 1 {
+		t.Errorf("unknown fields must be ignored: %v", err)
+	}
+}

@@ -1,0 +1,247 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/evalgate/evalgate/internal/result"
+)
+
+// TableOptions shape the terminal table of `evalgate run`.
+type TableOptions struct {
+	// Color turns on ANSI colours for verdicts (off by default: logs and pipes stay plain).
+	Color bool
+	// FailOn is the gate policy reported in the footer (default FailOnFail).
+	FailOn FailOn
+	// Baseline, when set, adds a DELTA column and a comparison line.
+	Baseline *Comparison
+	// ReasonBytes bounds the one-line reason of each failed row (default 100).
+	ReasonBytes int
+}
+
+// ANSI colours. Every code is "\x1b[3Xm" (5 bytes) and the reset "\x1b[0m" (4 bytes), so
+// coloured cells all grow by the same 9 bytes and tabwriter's columns stay aligned.
+const (
+	ansiReset   = "\x1b[0m"
+	ansiDefault = "\x1b[39m"
+)
+
+func ansi(v result.Verdict) string {
+	switch v {
+	case result.Pass:
+		return "\x1b[32m"
+	case result.Borderline:
+		return "\x1b[33m"
+	case result.Fail:
+		return "\x1b[31m"
+	case result.Skip:
+		return "\x1b[36m"
+	}
+	return "\x1b[35m"
+}
+
+// errWriter remembers the first write error, so the table code can write freely.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+// Table writes the per-suite table of tests × criteria with aligned columns (suite, test,
+// grader › criterion, weight, required, score, verdict, reason), failed and gated rows first,
+// then a footer with counts, mean score, tokens, cost and the gate. Failed, gated, errored and
+// borderline rows carry a one-line reason: the error, the gate or the judge's reasoning. Every
+// piece of model or eval-file text is sanitized: no escape sequence or control character from
+// an agent reaches the terminal.
+func Table(w io.Writer, run *result.Run, opts TableOptions) error {
+	v := newView(run, opts.Baseline)
+	reasonBytes := orLimit(opts.ReasonBytes, 100)
+	color := func(v result.Verdict, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return ansi(v) + s + ansiReset
+	}
+	ew := &errWriter{w: w}
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+	cols := []string{"SUITE", "TEST", "CRITERION", "WEIGHT", "REQ", "SCORE", "VERDICT", "REASON"}
+	if v.cmp != nil {
+		cols = []string{"SUITE", "TEST", "CRITERION", "WEIGHT", "REQ", "SCORE", "DELTA", "VERDICT", "REASON"}
+	}
+	if opts.Color {
+		cols[len(cols)-2] = ansiDefault + cols[len(cols)-2] + ansiReset
+	}
+	line := func(cells ...string) { fmt.Fprintln(tw, strings.Join(cells, "\t")) }
+	line(cols...)
+	for _, sv := range v.suites {
+		name := termText(orDefault(sv.s.Name, "(unnamed suite)"), 40)
+		if sv.s.Error != "" {
+			cells := []string{name, "", "(suite)", "", "", "-", color(result.Error, "error"), termText(sv.s.Error, reasonBytes)}
+			if v.cmp != nil {
+				cells = append(cells[:6], append([]string{""}, cells[6:]...)...)
+			}
+			line(cells...)
+		}
+		for _, tv := range sv.tests {
+			t := tv.t
+			sc := "-"
+			if isScored(t.Verdict) {
+				sc = score(t.Score)
+			}
+			cells := []string{name, termText(t.ID, 60), "(test)", "", "", sc}
+			if v.cmp != nil {
+				cells = append(cells, termDelta(tv.delta.plainChange()))
+			}
+			cells = append(cells, color(t.Verdict, verdictPlain(t.Verdict, tv.gated())), termText(tv.note(), reasonBytes))
+			line(cells...)
+			for i := range tv.rows {
+				r := &tv.rows[i]
+				sc := "-"
+				if r.scored() {
+					sc = score(r.score)
+				}
+				req := reqCell(r)
+				if req == "●" {
+					req = "yes"
+				}
+				req = strings.Replace(req, "≥", ">=", 1)
+				cells := []string{"", "", termText(r.label(), 60), weight(r.weight), req, sc}
+				if v.cmp != nil {
+					var cd *CriterionDelta
+					if r.leaf {
+						cd = tv.delta.Criterion(r.path, r.crit)
+					}
+					cells = append(cells, termDelta(cd.plainChange()))
+				}
+				cells = append(cells, color(r.verdict, verdictPlain(r.verdict, r.gated)), termText(rowReason(r), reasonBytes))
+				line(cells...)
+			}
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// tabwriter pads the cell before an empty last column; trailing blanks only annoy diffs.
+	for _, l := range strings.SplitAfter(buf.String(), "\n") {
+		if l != "" {
+			_, _ = io.WriteString(ew, strings.TrimRight(l, " \n")+"\n") // ew keeps the first error
+		}
+	}
+	writeTableFooter(ew, v, opts, color)
+	return ew.err
+}
+
+// rowReason is why a row did not pass: its error or gate, then the judge's reasoning.
+func rowReason(r *row) string {
+	if r.verdict == result.Pass && !r.gated {
+		return ""
+	}
+	reasoning := r.g.Reasoning
+	if r.isCrit {
+		reasoning = r.c.Reasoning
+	} else if reasoning == "" {
+		for _, a := range r.g.Assertions {
+			if !a.Passed {
+				reasoning = "failed: " + a.Text
+				if a.Evidence != "" {
+					reasoning += " (" + a.Evidence + ")"
+				}
+				break
+			}
+		}
+	}
+	switch {
+	case r.note != "" && reasoning != "":
+		return r.note + ": " + reasoning
+	case r.note != "":
+		return r.note
+	}
+	return reasoning
+}
+
+// plainChange is the Δ of a test or criterion as (change, delta); nil-safe.
+func (d *TestDelta) plainChange() (Change, *float64, bool) {
+	if d == nil {
+		return "", nil, false
+	}
+	return d.Change, d.Delta, true
+}
+
+func (d *CriterionDelta) plainChange() (Change, *float64, bool) {
+	if d == nil {
+		return "", nil, false
+	}
+	return d.Change, d.Delta, true
+}
+
+// termDelta is the DELTA cell: "-0.30 v" for a regression, "+0.15 ^" for an improvement.
+func termDelta(ch Change, d *float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	val := "-"
+	if d != nil {
+		val = signed(*d)
+	}
+	switch ch {
+	case Added:
+		return "new"
+	case Removed:
+		return "removed"
+	case Regression:
+		return val + " v"
+	case Improvement:
+		return val + " ^"
+	}
+	return val
+}
+
+func writeTableFooter(w io.Writer, v *view, opts TableOptions, color func(result.Verdict, string) string) {
+	t := v.tally
+	parts := []string{fmt.Sprintf("\n%s: %d passed, %d borderline, %d failed, %d errored, %d skipped",
+		plural(t.Total, "test", "tests"), t.Passed, t.Borderline, t.Failed, t.Errors, t.Skipped)}
+	if t.SuiteErrors > 0 {
+		parts = append(parts, plural(t.SuiteErrors, "suite", "suites")+" not run")
+	}
+	parts = append(parts, "mean score "+score(t.mean()))
+	if tok := t.Usage.InputTokens + t.Usage.OutputTokens; tok > 0 {
+		parts = append(parts, fmt.Sprintf("%s tokens (%s in, %s out)", thousands(tok), thousands(t.Usage.InputTokens), thousands(t.Usage.OutputTokens)))
+	}
+	if t.Usage.CostUSD > 0 {
+		parts = append(parts, cost(t.Usage.CostUSD))
+	}
+	if t.DurationMS > 0 {
+		parts = append(parts, duration(t.DurationMS))
+	}
+	fmt.Fprintln(w, strings.Join(parts, " · "))
+	if c := v.cmp; c != nil {
+		base := "base"
+		if c.BaseSHA != "" {
+			base += " " + termText(shortSHA(c.BaseSHA), 7)
+		}
+		fmt.Fprintf(w, "vs %s: %s, %s, %d added, %d removed · mean delta %s (noise %s)\n", base,
+			plural(c.Count(Regression), "regression", "regressions"), plural(c.Count(Improvement), "improvement", "improvements"),
+			c.Count(Added), c.Count(Removed), signed(c.MeanDelta), score(c.Noise))
+	}
+	concl := conclusion(v, opts.FailOn)
+	gv := result.Pass
+	switch concl {
+	case ConclusionFailure:
+		gv = result.Fail
+	case ConclusionNeutral:
+		gv = result.Borderline
+	}
+	fmt.Fprintf(w, "gate: %s (fail_on: %s)\n", color(gv, strings.ToUpper(concl)), opts.FailOn.normal())
+}
