@@ -1,0 +1,194 @@
+// Package event turns what a GitHub Actions runner provides (GITHUB_* variables and the event
+// payload file) into the few facts evalgate acts on: which event, which repository and pull
+// request, which commit to grade, whether the head is a fork, and the slash command if any.
+package event
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/sethvargo/go-githubactions"
+)
+
+// Event is one workflow trigger, decoded.
+type Event struct {
+	Name   string // GITHUB_EVENT_NAME
+	Action string // the payload's action (opened, synchronize, created, …)
+	Owner  string
+	Repo   string
+	// PR is the pull request number (0 when the event is not about one).
+	PR int
+	// HeadSHA is the commit to grade and to put the check run on: pull_request.head.sha for
+	// pull requests (never GITHUB_SHA, the test merge commit), the pushed commit for push, and
+	// empty for issue_comment (the caller fetches the PR when the command arrives).
+	HeadSHA string
+	BaseSHA string
+	HeadRef string
+	BaseRef string
+	// IsFork is true when the PR's head repository is not the base repository: the token is
+	// read-only and secrets are absent.
+	IsFork  bool
+	Comment *Comment
+	Sender  string
+	// SHA is GITHUB_SHA as the runner set it.
+	SHA           string
+	APIURL        string
+	ServerURL     string
+	RunID         int64
+	RunAttempt    int64
+	Workspace     string
+	StepSummary   string
+	DefaultBranch string
+	Inputs        map[string]string // workflow_dispatch inputs
+	// Supported is false for events and actions evalgate does not act on; Why says why.
+	Supported bool
+	Why       string
+}
+
+// Comment is the PR comment of an issue_comment event.
+type Comment struct {
+	ID          int64
+	Body        string
+	Author      string
+	Association string
+}
+
+// RunURL is the workflow run's page.
+func (e *Event) RunURL() string {
+	if e.RunID == 0 || e.Owner == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s/%s/%s/actions/runs/%d", strings.TrimSuffix(e.ServerURL, "/"), e.Owner, e.Repo, e.RunID)
+}
+
+// prActions are the pull_request actions that mean "the code under review changed".
+var prActions = map[string]bool{"opened": true, "synchronize": true, "reopened": true, "ready_for_review": true}
+
+// Load reads the runner environment through go-githubactions and decodes the event payload
+// into go-github's typed events.
+func Load(getenv func(string) string, readFile func(string) ([]byte, error)) (*Event, error) {
+	action := githubactions.New(githubactions.WithGetenv(githubactions.GetenvFunc(getenv)))
+	// Context returns a usable context alongside joined parse errors of optional numeric and
+	// boolean variables; only a missing event name is fatal here.
+	gc, ctxErr := action.Context()
+	if gc == nil {
+		return nil, fmt.Errorf("read runner environment: %w", ctxErr)
+	}
+	e := &Event{
+		Name: gc.EventName, SHA: gc.SHA, APIURL: gc.APIURL, ServerURL: gc.ServerURL, RunID: gc.RunID,
+		RunAttempt: gc.RunAttempt, Workspace: gc.Workspace, StepSummary: gc.StepSummary,
+	}
+	e.Owner, e.Repo = splitRepo(gc.Repository)
+	if e.Name == "" {
+		return nil, errors.New("GITHUB_EVENT_NAME is not set: not running in GitHub Actions (use evalgate run locally)")
+	}
+	var payload []byte
+	if gc.EventPath != "" {
+		b, err := readFile(gc.EventPath)
+		if err != nil {
+			return nil, fmt.Errorf("read event file: %w", err)
+		}
+		payload = b
+	}
+	if err := e.decode(payload); err != nil {
+		return nil, fmt.Errorf("decode %s event: %w", e.Name, err)
+	}
+	return e, nil
+}
+
+func splitRepo(full string) (string, string) {
+	owner, repo, _ := strings.Cut(full, "/")
+	return owner, repo
+}
+
+func (e *Event) decode(payload []byte) error {
+	if len(payload) == 0 {
+		payload = []byte("{}")
+	}
+	switch e.Name {
+	case "pull_request", "pull_request_target":
+		var ev github.PullRequestEvent
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			return err
+		}
+		e.Action = ev.GetAction()
+		pr := ev.GetPullRequest()
+		e.PR = pr.GetNumber()
+		e.HeadSHA, e.BaseSHA = pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
+		e.HeadRef, e.BaseRef = pr.GetHead().GetRef(), pr.GetBase().GetRef()
+		e.IsFork = pr.GetHead().GetRepo().GetFullName() != pr.GetBase().GetRepo().GetFullName()
+		e.Sender = ev.GetSender().GetLogin()
+		e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
+		e.setRepo(ev.GetRepo())
+		e.Supported = prActions[e.Action]
+		if !e.Supported {
+			e.Why = fmt.Sprintf("pull_request action %q does not change the code under review", e.Action)
+		}
+	case "issue_comment":
+		var ev github.IssueCommentEvent
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			return err
+		}
+		e.Action = ev.GetAction()
+		e.Sender = ev.GetSender().GetLogin()
+		e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
+		e.setRepo(ev.GetRepo())
+		c := ev.GetComment()
+		e.Comment = &Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), Association: c.GetAuthorAssociation()}
+		switch {
+		case ev.GetIssue().GetPullRequestLinks() == nil:
+			e.Why = "the comment is on an issue, not a pull request"
+		case e.Action != "created":
+			e.Why = fmt.Sprintf("comment action %q: only new comments are commands", e.Action)
+		default:
+			e.PR, e.Supported = ev.GetIssue().GetNumber(), true
+		}
+	case "push":
+		var ev github.PushEvent
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			return err
+		}
+		e.HeadSHA = ev.GetAfter()
+		if e.HeadSHA == "" {
+			e.HeadSHA = e.SHA
+		}
+		e.HeadRef = strings.TrimPrefix(ev.GetRef(), "refs/heads/")
+		e.Sender = ev.GetSender().GetLogin()
+		e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
+		e.Supported = true
+	case "workflow_dispatch":
+		var ev struct {
+			Inputs map[string]any `json:"inputs"`
+			Ref    string         `json:"ref"`
+			Sender struct {
+				Login string `json:"login"`
+			} `json:"sender"`
+			Repository struct {
+				DefaultBranch string `json:"default_branch"`
+			} `json:"repository"`
+		}
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			return err
+		}
+		e.Inputs = map[string]string{}
+		for k, v := range ev.Inputs {
+			e.Inputs[k] = fmt.Sprint(v)
+		}
+		e.HeadSHA, e.HeadRef = e.SHA, strings.TrimPrefix(ev.Ref, "refs/heads/")
+		e.Sender, e.DefaultBranch = ev.Sender.Login, ev.Repository.DefaultBranch
+		e.Supported = true
+	default:
+		e.Why = fmt.Sprintf("event %q is not one evalgate handles (pull_request, issue_comment, workflow_dispatch, push)", e.Name)
+	}
+	return nil
+}
+
+// setRepo takes owner and name from the payload when GITHUB_REPOSITORY was not set.
+func (e *Event) setRepo(r *github.Repository) {
+	if e.Owner == "" && r != nil {
+		e.Owner, e.Repo = splitRepo(r.GetFullName())
+	}
+}

@@ -1,0 +1,121 @@
+// Package github is evalgate's GitHub REST layer on go-github v60: the sticky PR comment, the
+// check run with batched annotations, pull request files, collaborator permission and
+// reactions. Writes are serialised and spaced, and rate limits (403 and 429) are honoured.
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	gh "github.com/google/go-github/v60/github"
+)
+
+// DefaultBotLogin is the account GITHUB_TOKEN writes as. Installation tokens cannot call
+// GET /user, so the login is configured rather than discovered.
+const DefaultBotLogin = "github-actions[bot]"
+
+// Options tune a Client; zero values take the defaults.
+type Options struct {
+	// BotLogin is the account whose comments evalgate may edit (default github-actions[bot]).
+	BotLogin string
+	// WriteSpacing is the minimum time between two mutating calls (default 1 s): GitHub's
+	// secondary limits punish bursts of content-creating requests.
+	WriteSpacing time.Duration
+	// MaxAttempts bounds tries of one call (default 5).
+	MaxAttempts int
+	// MaxWait bounds one wait for a rate limit to reset (default 5 min); longer waits fail.
+	MaxWait time.Duration
+	// Sleep waits for d or until ctx is done (tests replace it).
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Client talks to one GitHub (or GHES) API.
+type Client struct {
+	gh   *gh.Client
+	opts Options
+
+	writeMu   sync.Mutex
+	lastWrite time.Time
+}
+
+// New returns a client for apiURL (GITHUB_API_URL; GHES URLs end in /api/v3) with a token.
+func New(httpClient *http.Client, apiURL, token string, opts Options) (*Client, error) {
+	c := gh.NewClient(httpClient)
+	if token != "" {
+		c = c.WithAuthToken(token)
+	}
+	if apiURL != "" {
+		u, err := url.Parse(strings.TrimSuffix(apiURL, "/") + "/")
+		if err != nil {
+			return nil, fmt.Errorf("GitHub API URL %q: %w", apiURL, err)
+		}
+		c.BaseURL = u
+	}
+	if opts.BotLogin == "" {
+		opts.BotLogin = DefaultBotLogin
+	}
+	if opts.WriteSpacing == 0 {
+		opts.WriteSpacing = time.Second
+	}
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = 5
+	}
+	if opts.MaxWait <= 0 {
+		opts.MaxWait = 5 * time.Minute
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleep
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Client{gh: c, opts: opts}, nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Errors callers act on.
+var (
+	// ErrForbidden is a 403 that is not a rate limit: a read-only token (fork PRs) or missing
+	// permissions. Callers fall back to the job summary.
+	ErrForbidden = errors.New("GitHub refused the write (403): the token is read-only or lacks a permission")
+	// ErrBodyTooLong is GitHub's 422 for an oversized comment or check-run text; callers retry
+	// with a shorter body.
+	ErrBodyTooLong = errors.New("GitHub rejected the body as too long (422)")
+)
+
+// write runs a mutating call: one at a time, spaced by WriteSpacing, with retries.
+func (c *Client) write(ctx context.Context, op string, call func() (*gh.Response, error)) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	if wait := c.opts.WriteSpacing - c.opts.Now().Sub(c.lastWrite); !c.lastWrite.IsZero() && wait > 0 {
+		if err := c.opts.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+	err := c.retry(ctx, op, call)
+	c.lastWrite = c.opts.Now()
+	return err
+}
+
+// read runs a non-mutating call with retries.
+func (c *Client) read(ctx context.Context, op string, call func() (*gh.Response, error)) error {
+	return c.retry(ctx, op, call)
+}

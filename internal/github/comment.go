@@ -1,0 +1,106 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	gh "github.com/google/go-github/v60/github"
+)
+
+// MaxCommentBytes is GitHub's limit on a comment body; beyond it the API answers
+// 422 "Body is too long (maximum is 65536 characters)". Budgeting bytes is the safe reading.
+const MaxCommentBytes = 65536
+
+// commentsPerPage is the API's largest page: fewer round trips on long PR threads.
+const commentsPerPage = 100
+
+// UpsertComment keeps exactly one comment per marker on a pull request: it edits the bot's
+// comment holding marker in place (or leaves it when the body is unchanged), or creates one.
+// Only comments written by the bot's own login count, so nobody can hijack the marker.
+//
+// Two runs racing on the same PR can both find nothing and both create. After creating, the
+// comments are listed again; the oldest marked comment wins, the newer ones are deleted and the
+// oldest is edited to the new body, so the thread settles on one comment either way.
+//
+// Docs: https://docs.github.com/rest/issues/comments
+func (c *Client) UpsertComment(ctx context.Context, owner, repo string, pr int, marker, body string) (string, error) {
+	if !strings.Contains(body, marker) {
+		return "", fmt.Errorf("upsert comment: body does not contain its marker")
+	}
+	mine, err := c.markedComments(ctx, owner, repo, pr, marker)
+	if err != nil {
+		return "", err
+	}
+	if len(mine) == 0 {
+		var created *gh.IssueComment
+		err := c.write(ctx, "create comment", func() (*gh.Response, error) {
+			var resp *gh.Response
+			var err error
+			created, resp, err = c.gh.Issues.CreateComment(ctx, owner, repo, pr, &gh.IssueComment{Body: gh.String(body)})
+			return resp, err
+		})
+		if err != nil {
+			return "", err
+		}
+		if mine, err = c.markedComments(ctx, owner, repo, pr, marker); err != nil {
+			return created.GetHTMLURL(), nil // created; the race check is best effort
+		}
+		if len(mine) <= 1 {
+			return created.GetHTMLURL(), nil
+		}
+	}
+	keep := mine[0]
+	for _, dup := range mine[1:] {
+		if err := c.write(ctx, "delete duplicate comment", func() (*gh.Response, error) {
+			return c.gh.Issues.DeleteComment(ctx, owner, repo, dup.GetID())
+		}); err != nil {
+			return "", err
+		}
+	}
+	if keep.GetBody() == body {
+		return keep.GetHTMLURL(), nil
+	}
+	var edited *gh.IssueComment
+	err = c.write(ctx, "edit comment", func() (*gh.Response, error) {
+		var resp *gh.Response
+		var err error
+		edited, resp, err = c.gh.Issues.EditComment(ctx, owner, repo, keep.GetID(), &gh.IssueComment{Body: gh.String(body)})
+		return resp, err
+	})
+	if err != nil {
+		return "", err
+	}
+	return edited.GetHTMLURL(), nil
+}
+
+// markedComments lists, oldest first, the bot's comments on the PR that hold marker, across
+// every page of the thread.
+func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int, marker string) ([]*gh.IssueComment, error) {
+	var out []*gh.IssueComment
+	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: commentsPerPage}}
+	for {
+		var page []*gh.IssueComment
+		var resp *gh.Response
+		err := c.read(ctx, "list comments", func() (*gh.Response, error) {
+			var err error
+			page, resp, err = c.gh.Issues.ListComments(ctx, owner, repo, pr, opts)
+			return resp, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, cm := range page {
+			if strings.EqualFold(cm.GetUser().GetLogin(), c.opts.BotLogin) && strings.Contains(cm.GetBody(), marker) {
+				out = append(out, cm)
+			}
+		}
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opts.Page = resp.NextPage
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].GetID() < out[j].GetID() })
+	return out, nil
+}

@@ -1,0 +1,259 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/github/githubtest"
+)
+
+const marker = "<!-- evalgate:comment key=evalgate -->"
+
+// sleeps records requested waits instead of sleeping.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(_ context.Context, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.d = append(s.d, d)
+	return nil
+}
+
+func (s *sleeps) all() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.d...)
+}
+
+func newClient(t *testing.T, srv *githubtest.Server) (*Client, *sleeps) {
+	t.Helper()
+	sl := &sleeps{}
+	c, err := New(srv.Client(), srv.APIURL(), "token", Options{Sleep: sl.sleep, WriteSpacing: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, sl
+}
+
+func TestUpsertCommentEditsInPlace(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	for i := range 3 {
+		if _, err := c.UpsertComment(ctx, "acme", "agents", 42, marker, fmt.Sprintf("%s\nrun %d", marker, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := srv.Comments(42)
+	if len(got) != 1 || !strings.HasSuffix(got[0].Body, "run 2") {
+		t.Fatalf("comments: %+v", got)
+	}
+	if srv.Count(githubtest.CreateComment) != 1 || srv.Count(githubtest.EditComment) != 2 {
+		t.Fatalf("creates %d edits %d", srv.Count(githubtest.CreateComment), srv.Count(githubtest.EditComment))
+	}
+	// An unchanged body is not sent again.
+	if _, err := c.UpsertComment(ctx, "acme", "agents", 42, marker, marker+"\nrun 2"); err != nil {
+		t.Fatal(err)
+	}
+	if srv.Count(githubtest.EditComment) != 2 {
+		t.Fatal("unchanged body was edited")
+	}
+}
+
+func TestUpsertCommentFindsOwnCommentOnLaterPage(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	for i := range 230 {
+		srv.AddComment(7, "someone", fmt.Sprintf("comment %d", i))
+	}
+	srv.AddComment(7, "mallory", marker+" forged") // a marker by another user is ignored
+	own := srv.AddComment(7, "github-actions[bot]", marker+" old")
+	c, _ := newClient(t, srv)
+	if _, err := c.UpsertComment(context.Background(), "acme", "agents", 7, marker, marker+" new"); err != nil {
+		t.Fatal(err)
+	}
+	for _, cm := range srv.Comments(7) {
+		if cm.ID == own && cm.Body != marker+" new" {
+			t.Fatalf("own comment not edited: %q", cm.Body)
+		}
+		if cm.User.Login == "mallory" && cm.Body != marker+" forged" {
+			t.Fatal("another user's comment was edited")
+		}
+	}
+	if srv.Count(githubtest.CreateComment) != 0 || srv.Count(githubtest.ListComments) != 3 {
+		t.Fatalf("creates %d lists %d", srv.Count(githubtest.CreateComment), srv.Count(githubtest.ListComments))
+	}
+}
+
+func TestUpsertCommentRaceEndsWithOne(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		c, _ := newClient(t, srv) // two runs, two clients: no shared lock
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.UpsertComment(context.Background(), "acme", "agents", 1, marker, fmt.Sprintf("%s run %d", marker, i)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := srv.Comments(1); len(got) != 1 {
+		t.Fatalf("%d comments after a race: %+v", len(got), got)
+	}
+}
+
+func TestUpsertCommentErrors(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	c, sl := newClient(t, srv)
+	ctx := context.Background()
+	if _, err := c.UpsertComment(ctx, "acme", "agents", 1, marker, marker+strings.Repeat("x", 70000)); !errors.Is(err, ErrBodyTooLong) {
+		t.Fatalf("too long: %v", err)
+	}
+	srv.Fail(githubtest.CreateComment, githubtest.Fault{Status: 403, Body: `{"message":"Resource not accessible by integration"}`})
+	if _, err := c.UpsertComment(ctx, "acme", "agents", 1, marker, marker); !errors.Is(err, ErrForbidden) {
+		t.Fatalf("403: %v", err)
+	}
+	if n := srv.Count(githubtest.CreateComment); n != 2 || len(sl.all()) > 1 {
+		t.Fatalf("403 was retried: %d creates, sleeps %v", n, sl.all())
+	}
+	if _, err := c.UpsertComment(ctx, "acme", "agents", 1, "<!-- other -->", marker); err == nil {
+		t.Fatal("body without its marker accepted")
+	}
+}
+
+func TestRetries(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	c, sl := newClient(t, srv)
+	ctx := context.Background()
+	srv.Fail(githubtest.ListComments, githubtest.Fault{Status: 429, Headers: map[string]string{"Retry-After": "7"}, Body: `{"message":"API rate limit exceeded"}`})
+	srv.Fail(githubtest.ListComments, githubtest.Fault{Status: 502, Body: `{"message":"Bad Gateway"}`, Times: 2})
+	if _, err := c.UpsertComment(ctx, "acme", "agents", 3, marker, marker); err != nil {
+		t.Fatal(err)
+	}
+	waits := sl.all()
+	// Backoff doubles per attempt, the rate-limited one included.
+	if len(waits) < 3 || waits[0] != 7*time.Second || waits[1] != 2*time.Second || waits[2] != 4*time.Second {
+		t.Fatalf("waits %v: want retry-after 7s, then backoff 2s, 4s", waits)
+	}
+	srv.Fail(githubtest.GetPermission, githubtest.Fault{Status: 503, Times: 5})
+	if _, err := c.PermissionLevel(ctx, "acme", "agents", "bob"); err == nil || !strings.Contains(err.Error(), "get permission level") {
+		t.Fatalf("persistent 503: %v", err)
+	}
+	if n := srv.Count(githubtest.GetPermission); n != 5 {
+		t.Fatalf("attempts = %d, want 5", n)
+	}
+	srv.Fail(githubtest.GetPermission, githubtest.Fault{Status: 429, Headers: map[string]string{"Retry-After": "3600"}})
+	if _, err := c.PermissionLevel(ctx, "acme", "agents", "bob"); err == nil || !strings.Contains(err.Error(), "rate limited") {
+		t.Fatalf("hour-long limit: %v", err)
+	}
+}
+
+func TestCheckRunAnnotationsInBatches(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	id, url, err := c.CreateCheckRun(ctx, "acme", "agents", "evalgate", "abc123", "https://ci/run", "Running 3 suites", "…")
+	if err != nil || id == 0 || url == "" {
+		t.Fatalf("create: %d %q %v", id, url, err)
+	}
+	anns := make([]Annotation, 120)
+	for i := range anns {
+		anns[i] = Annotation{Path: "evals/a.eval.yaml", StartLine: i + 1, Level: "failure", Title: strings.Repeat("t", 300), Message: "criterion failed"}
+	}
+	if err := c.AddAnnotations(ctx, "acme", "agents", id, "evalgate", "2 failed", "summary", anns); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", "2 failed", strings.Repeat("s", 70000), "text"); err != nil {
+		t.Fatal(err)
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 1 {
+		t.Fatalf("%d check runs", len(runs))
+	}
+	cr := runs[0]
+	if fmt.Sprint(cr.Batches) != "[50 50 20]" || len(cr.Annotations) != 120 {
+		t.Fatalf("batches %v, %d annotations", cr.Batches, len(cr.Annotations))
+	}
+	if cr.HeadSHA != "abc123" || cr.Conclusion != "failure" || cr.Status != "completed" || len(cr.Summary) != MaxCheckText {
+		t.Fatalf("check run: sha %s conclusion %s status %s summary %d", cr.HeadSHA, cr.Conclusion, cr.Status, len(cr.Summary))
+	}
+	if title, _ := cr.Annotations[0]["title"].(string); len(title) != MaxAnnotationTitle {
+		t.Fatalf("annotation title %d bytes", len(title))
+	}
+	if srv.MaxConcurrentWrites() > 1 {
+		t.Fatalf("writes overlapped: %d", srv.MaxConcurrentWrites())
+	}
+}
+
+func TestPullRequestFilesAndPermissions(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	for i := range 250 {
+		srv.Files = append(srv.Files, map[string]any{"filename": fmt.Sprintf("f%03d.txt", i), "status": "modified"})
+	}
+	srv.Files = append(srv.Files, map[string]any{"filename": "evals/new.eval.yaml", "previous_filename": "evals/old.eval.yaml", "status": "renamed"})
+	srv.PR = map[string]any{"number": 42,
+		"head": map[string]any{"sha": "h", "ref": "feature", "repo": map[string]any{"full_name": "mallory/agents"}},
+		"base": map[string]any{"sha": "b", "ref": "main", "repo": map[string]any{"full_name": "acme/agents"}}}
+	srv.Permissions["alice"] = "write"
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	files, truncated, err := c.ListPullRequestFiles(ctx, "acme", "agents", 42)
+	if err != nil || truncated || len(files) != 251 || files[250].PreviousName != "evals/old.eval.yaml" {
+		t.Fatalf("files: %d truncated %v err %v", len(files), truncated, err)
+	}
+	if srv.Count(githubtest.ListFiles) != 3 {
+		t.Fatalf("pages = %d, want 3", srv.Count(githubtest.ListFiles))
+	}
+	pr, err := c.GetPullRequest(ctx, "acme", "agents", 42)
+	if err != nil || pr.HeadSHA != "h" || !pr.IsFork {
+		t.Fatalf("pr: %+v %v", pr, err)
+	}
+	for user, want := range map[string]string{"alice": "write", "eve": "none"} {
+		if got, err := c.PermissionLevel(ctx, "acme", "agents", user); err != nil || got != want {
+			t.Fatalf("%s: %q %v", user, got, err)
+		}
+	}
+	if err := c.React(ctx, "acme", "agents", 555, "eyes"); err != nil || fmt.Sprint(srv.Reactions(555)) != "[eyes]" {
+		t.Fatalf("react: %v %v", err, srv.Reactions(555))
+	}
+}
+
+func TestPullRequestFilesCap(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	for i := range 3100 {
+		srv.Files = append(srv.Files, map[string]any{"filename": fmt.Sprintf("f%04d", i)})
+	}
+	c, _ := newClient(t, srv)
+	files, truncated, err := c.ListPullRequestFiles(context.Background(), "acme", "agents", 1)
+	if err != nil || !truncated || len(files) != MaxPullRequestFiles {
+		t.Fatalf("%d files truncated %v err %v", len(files), truncated, err)
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	t.Parallel()
+	s := "aé" // é is two bytes
+	if got := Truncate(s, 2); got != "a" {
+		t.Fatalf("Truncate cut a rune: %q", got)
+	}
+	if got := Truncate(s, 10); got != s {
+		t.Fatalf("%q", got)
+	}
+}

@@ -1,0 +1,164 @@
+// Package replay is the target for outputs recorded earlier (by a previous workflow step, or a
+// captured agent run): each test's answer, tool calls and workspace diff come from a JSONL file
+// keyed by test id, so grading needs no agent and no network.
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/internal/target"
+)
+
+// Row is one recorded output. Answer may be given as answer, text, or the last assistant
+// message of output (AgentV's CLI output shape).
+type Row struct {
+	TestID      string            `json:"test_id"`
+	Suite       string            `json:"suite,omitempty"`
+	Answer      *string           `json:"answer,omitempty"`
+	Text        *string           `json:"text,omitempty"`
+	Output      []message         `json:"output,omitempty"`
+	ToolCalls   []result.ToolCall `json:"tool_calls,omitempty"`
+	FileChanges string            `json:"file_changes,omitempty"`
+	TokenUsage  *struct {
+		Input  int64 `json:"input"`
+		Output int64 `json:"output"`
+		Cached int64 `json:"cached"`
+	} `json:"token_usage,omitempty"`
+	CostUSD    float64 `json:"cost_usd,omitempty"`
+	DurationMS int64   `json:"duration_ms,omitempty"`
+	Error      string  `json:"error,omitempty"`
+}
+
+type message struct {
+	Role      string            `json:"role"`
+	Content   json.RawMessage   `json:"content"`
+	ToolCalls []result.ToolCall `json:"tool_calls,omitempty"`
+}
+
+// Target serves recorded outputs.
+type Target struct {
+	path string
+	rows map[string]*Row // key: suite + "\x00" + test id, or "\x00" + test id
+}
+
+var _ target.Target = (*Target)(nil)
+
+// New loads the outputs file named by `outputs:` (alias `fixtures:`), relative to the targets
+// file's directory.
+func New(cfg *suite.TargetConfig) (*Target, error) {
+	name, _ := cfg.Settings["outputs"].(string)
+	if name == "" {
+		name, _ = cfg.Settings["fixtures"].(string)
+	}
+	if name == "" {
+		return nil, fmt.Errorf("replay target %s: outputs: is required (a JSONL file of recorded outputs)", cfg.Name)
+	}
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cfg.Dir, path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay target %s: %w", cfg.Name, err)
+	}
+	rows, err := parse(data, path)
+	if err != nil {
+		return nil, fmt.Errorf("replay target %s: %w", cfg.Name, err)
+	}
+	return &Target{path: path, rows: rows}, nil
+}
+
+func parse(data []byte, path string) (map[string]*Row, error) {
+	rows := map[string]*Row{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var r Row
+		if err := json.Unmarshal([]byte(text), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		if r.TestID == "" {
+			return nil, fmt.Errorf("%s:%d: row has no test_id", path, line)
+		}
+		rows[r.Suite+"\x00"+r.TestID] = &r
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// Run returns the recorded output for the test, or its recorded error.
+func (t *Target) Run(_ context.Context, req *target.Request) (*result.Output, error) {
+	r := t.rows[req.Suite.Name+"\x00"+req.Test.ID]
+	if r == nil {
+		r = t.rows["\x00"+req.Test.ID]
+	}
+	if r == nil {
+		return nil, fmt.Errorf("no recorded output for test %s in %s", req.Test.ID, t.path)
+	}
+	if r.Error != "" {
+		return nil, errors.New(r.Error)
+	}
+	out := &result.Output{
+		ToolCalls:   r.ToolCalls,
+		FileChanges: r.FileChanges,
+		DurationMS:  r.DurationMS,
+		Usage:       result.Usage{CostUSD: r.CostUSD},
+	}
+	if r.TokenUsage != nil {
+		out.Usage.InputTokens, out.Usage.OutputTokens, out.Usage.CachedTokens = r.TokenUsage.Input, r.TokenUsage.Output, r.TokenUsage.Cached
+	}
+	for _, m := range r.Output {
+		msg := result.Message{Role: m.Role, Content: content(m.Content), ToolCalls: m.ToolCalls}
+		out.Messages = append(out.Messages, msg)
+		out.ToolCalls = append(out.ToolCalls, m.ToolCalls...)
+		if m.Role == "assistant" && msg.Content != "" {
+			out.Answer = msg.Content
+		}
+	}
+	switch {
+	case r.Answer != nil:
+		out.Answer = *r.Answer
+	case r.Text != nil && out.Answer == "":
+		out.Answer = *r.Text
+	}
+	return out, nil
+}
+
+// content reads message content: a string, or content blocks whose text parts are joined.
+func content(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type  string `json:"type"`
+		Text  string `json:"text"`
+		Value string `json:"value"`
+	}
+	if json.Unmarshal(raw, &blocks) == nil {
+		var parts []string
+		for _, b := range blocks {
+			if b.Type == "text" || b.Type == "" {
+				parts = append(parts, b.Text+b.Value)
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return string(raw)
+}
