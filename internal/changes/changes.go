@@ -8,6 +8,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/glob"
 )
 
 // Suite is what selection needs to know of a suite: its file and the files it reads, as
@@ -35,7 +37,7 @@ func Select(suites []Suite, changed []string, runAll []string) []Selection {
 	all := ""
 	for _, g := range runAll {
 		for _, c := range sorted(set) {
-			if Match(clean(g), c) {
+			if glob.Match(clean(g), c) {
 				all = fmt.Sprintf("run_all_paths matched %s (%s)", g, c)
 				break
 			}
@@ -91,37 +93,4 @@ func sorted(set map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// Match reports whether a slash path matches a glob where * and ? stay within one segment and
-// ** matches any number of segments (zero included), as in .gitignore and GitHub's path filters.
-func Match(pattern, name string) bool {
-	return matchSegs(strings.Split(pattern, "/"), strings.Split(name, "/"))
-}
-
-func matchSegs(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for len(pat) > 0 && pat[0] == "**" {
-				pat = pat[1:]
-			}
-			if len(pat) == 0 {
-				return true
-			}
-			for i := range name {
-				if matchSegs(pat, name[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, err := path.Match(pat[0], name[0]); err != nil || !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
-	}
-	return len(name) == 0
 }

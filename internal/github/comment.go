@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -54,7 +55,11 @@ func (c *Client) UpsertComment(ctx context.Context, owner, repo string, pr int, 
 	keep := mine[0]
 	for _, dup := range mine[1:] {
 		if err := c.write(ctx, "delete duplicate comment", func() (*gh.Response, error) {
-			return c.gh.Issues.DeleteComment(ctx, owner, repo, dup.GetID())
+			resp, err := c.gh.Issues.DeleteComment(ctx, owner, repo, dup.GetID())
+			if resp != nil && resp.StatusCode == http.StatusNotFound {
+				return resp, nil // a racing run deleted it first
+			}
+			return resp, err
 		}); err != nil {
 			return "", err
 		}

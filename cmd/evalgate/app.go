@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Exit codes, the contract with CI scripts.
+const (
+	exitOK          = 0
+	exitGateFailed  = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// exitError carries an exit code; run maps every error to a code in one place.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr is a usage or configuration error (exit 2).
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// gateFailed is the expected outcome of a failing gate: already reported, exit 1.
+var gateFailed = &exitError{code: exitGateFailed}
+
+// env is what a subcommand may touch of the outside world.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+const usage = `usage: evalgate <command> [flags] [PATH...]
+
+commands:
+  run [PATH...]        run eval suites and print the per-criterion table
+  validate [PATH...]   check eval files; report problems as path:line:col
+  version              print the version
+
+Run "evalgate <command> -h" for the command's flags.
+`
+
+// run is the whole program as a function of its inputs; it returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	e := env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	var err error
+	switch args[0] {
+	case "run":
+		err = runCmd(ctx, e, args[1:])
+	case "validate":
+		err = validateCmd(e, args[1:])
+	case "version":
+		fmt.Fprintln(stdout, "evalgate", version)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+	default:
+		fmt.Fprintf(stderr, "evalgate: unknown command %q\n\n%s", args[0], usage)
+		return exitUsage
+	}
+	return exitCode(ctx, err, stderr)
+}
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// exitCode maps an error to the process exit code, printing it unless it was already reported.
+func exitCode(ctx context.Context, err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		fmt.Fprintln(stderr, "evalgate: interrupted")
+		return exitInterrupted
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "evalgate: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "evalgate: %v\n", err)
+	return exitUsage
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// loaded is the outcome of discovering and loading eval files.
+type loaded struct {
+	files      []string
+	suites     []*suite.Suite
+	loadErrors []*result.SuiteResult
+	errors     int
+	warnings   int
+}
+
+// loadSuites discovers eval files under paths and loads each one, printing every diagnostic to
+// w. A file that cannot be loaded becomes a suite result with its error: other suites still run.
+func loadSuites(paths []string, root string, getenv func(string) string, w io.Writer) (*loaded, error) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	files, err := suite.Discover(paths, suite.DefaultPatterns)
+	if err != nil {
+		return nil, usageErr("discover eval files: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, usageErr("no eval files found in %s (looked for %s)", strings.Join(paths, ", "), strings.Join(suite.DefaultPatterns, ", "))
+	}
+	l := &loaded{files: files}
+	for _, f := range files {
+		s, diags := suite.Load(f, suite.LoadOptions{Root: root, Getenv: getenv})
+		var errs []string
+		for _, d := range diags {
+			fmt.Fprintln(w, d.String())
+			if d.Severity == suite.Error {
+				l.errors++
+				errs = append(errs, d.String())
+			} else {
+				l.warnings++
+			}
+		}
+		if s == nil {
+			if len(errs) == 0 {
+				errs = append(errs, f+": could not be loaded")
+			}
+			l.loadErrors = append(l.loadErrors, &result.SuiteResult{Name: suiteName(f), Path: rel(root, f), Error: strings.Join(errs, "\n")})
+			continue
+		}
+		l.suites = append(l.suites, s)
+	}
+	return l, nil
+}
+
+// suiteName is AgentV's default suite name: the file name without .eval.yaml / .yaml.
+func suiteName(path string) string {
+	base := filepath.Base(path)
+	for _, ext := range []string{".eval.yaml", ".eval.yml", ".yaml", ".yml", ".jsonl"} {
+		if strings.HasSuffix(base, ext) {
+			return strings.TrimSuffix(base, ext)
+		}
+	}
+	return base
+}
+
+func rel(root, path string) string {
+	if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(path)
+}
+
+// repoRoot is the git work tree holding path, else the current directory: file:// references
+// may not leave it, and report paths are relative to it.
+func repoRoot(ctx context.Context, path string) string {
+	dir := path
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--show-toplevel").Output()
+	if err == nil {
+		if root := strings.TrimSpace(string(out)); root != "" {
+			return root
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return wd
+}

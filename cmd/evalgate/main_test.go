@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/result"
+)
+
+// invoke runs the program in-process as a user would from the shell.
+func invoke(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	getenv := func(string) string { return "" }
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb, getenv)
+	return code, out.String(), errb.String()
+}
+
+func TestCLI(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		args      []string
+		code      int
+		stdout    []string
+		stderr    []string
+		notStdout []string
+	}{
+		{"no args", nil, 2, nil, []string{"usage: evalgate"}, nil},
+		{"unknown command", []string{"frobnicate"}, 2, nil, []string{`unknown command "frobnicate"`}, nil},
+		{"run passes", []string{"run", "--root", "testdata/pass", "testdata/pass"}, 0, []string{"two-plus-two", "pass"}, nil, nil},
+		{"run fails the gate", []string{"run", "--root", "testdata/fail", "testdata/fail"}, 1, []string{"three-plus-three", "fail"}, nil, nil},
+		{"fail-on never", []string{"run", "--root", "testdata/fail", "--fail-on", "never", "testdata/fail"}, 0, nil, nil, nil},
+		{"bad flag", []string{"run", "--workers", "0", "testdata/pass"}, 2, nil, []string{"--workers must be at least 1"}, nil},
+		{"bad format", []string{"run", "--format", "xml", "testdata/pass"}, 2, nil, []string{"--format"}, nil},
+		{"no suites", []string{"run", "--root", "testdata", "testdata/pass/targets.yaml.missing"}, 2, nil, []string{"evalgate:"}, nil},
+		{"bad suite", []string{"run", "--root", "testdata/bad", "testdata/bad"}, 2, nil, []string{"math.eval.yaml:", "none of the 1 eval files could be loaded"}, nil},
+		{"validate ok", []string{"validate", "--root", "testdata/pass", "testdata/pass"}, 0, []string{"1 files, 0 errors"}, nil, nil},
+		{"validate bad", []string{"validate", "--root", "testdata/bad", "testdata/bad"}, 2, []string{"math.eval.yaml:", "1 files, 1 errors"}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := invoke(t, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, s := range tt.stdout {
+				if !strings.Contains(stdout, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, stdout)
+				}
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestRunJSONAndOut(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	code, stdout, stderr := invoke(t, "run", "--root", "testdata/fail", "--format", "json", "--out", out, "testdata/fail")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var run result.Run
+	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+		t.Fatalf("stdout is not results.json: %v\n%s", err, stdout)
+	}
+	if run.SchemaVersion != result.SchemaVersion || run.Summary.Total != 2 || run.Summary.Passed != 1 || run.Summary.Failed != 1 {
+		t.Fatalf("summary: %+v", run.Summary)
+	}
+	for _, f := range []string{"results.json", "comment.md", "summary.md", "check-run.json", "index.jsonl", "junit.xml"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing report file: %v", err)
+		}
+	}
+}
+
+// TestQuickstart runs the README's first command and checks it shows every verdict.
+func TestQuickstart(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "testdata", "quickstart")
+	code, stdout, stderr := invoke(t, "run", "--format", "json", "--root", dir, dir)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the quickstart's gate fails on purpose)\nstderr:\n%s", code, stderr)
+	}
+	var run result.Run
+	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]result.Verdict{}
+	for _, s := range run.Suites {
+		if s.Error != "" {
+			t.Errorf("suite %s did not load: %s", s.Path, s.Error)
+		}
+		for _, tr := range s.Tests {
+			got[tr.ID] = tr.Verdict
+		}
+	}
+	want := map[string]result.Verdict{
+		"add-subtract":    result.Pass,
+		"add-divide":      result.Fail,
+		"summarize-diff":  result.Borderline,
+		"changelog-entry": result.Error,
+		"code-quality":    result.Pass,
+	}
+	for id, v := range want {
+		if got[id] != v {
+			t.Errorf("%s: verdict %q, want %q", id, got[id], v)
+		}
+	}
+	for _, s := range run.Suites {
+		for _, tr := range s.Tests {
+			switch tr.ID {
+			case "add-divide":
+				if tr.Score < 0.8 || len(tr.Gates) == 0 {
+					t.Errorf("add-divide should score ≥ 0.8 and still fail on its required gate: %.2f %v", tr.Score, tr.Gates)
+				}
+			case "changelog-entry":
+				if !strings.Contains(tr.Error, "user-facing") {
+					t.Errorf("changelog-entry error should name the missing criterion: %q", tr.Error)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/judge"
+	llmmock "github.com/evalgate/evalgate/internal/llm/mock"
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/internal/target"
+	"github.com/evalgate/evalgate/internal/target/mock"
+	"github.com/evalgate/evalgate/internal/target/replay"
+)
+
+// wiring resolves targets and judges from targets.yaml files. Each targets file, target and
+// judge is built once and shared by every test that names it (the engine calls it from many
+// goroutines).
+type wiring struct {
+	root, targetsFlag, targetFlag, judgeFlag string
+	getenv                                   func(string) string
+
+	mu      sync.Mutex
+	files   map[string]*suite.TargetsFile
+	targets map[*suite.TargetConfig]target.Target
+	judges  map[*suite.TargetConfig]*judge.Judge
+}
+
+func newWiring(root, targetsFile, targetName, judgeName string, getenv func(string) string) *wiring {
+	return &wiring{root: root, targetsFlag: targetsFile, targetFlag: targetName, judgeFlag: judgeName, getenv: getenv,
+		files: map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
+}
+
+// llmProviders can grade: they answer prompts with text, so they can be their own judge.
+var llmProviders = map[string]bool{"mock": true, "openai": true, "azure": true, "anthropic": true}
+
+// targetsFor loads (once) the targets file that applies to a suite.
+func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
+	path := w.targetsFlag
+	if path == "" {
+		path = s.TargetsFile
+	}
+	if path == "" {
+		path = suite.FindTargets(s.Path, w.root)
+	}
+	if path == "" {
+		return nil, fmt.Errorf("no targets.yaml found above %s (add .agentv/targets.yaml or pass --targets)", s.Path)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if f, ok := w.files[path]; ok {
+		return f, nil
+	}
+	f, diags := suite.LoadTargets(path, w.getenv)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	w.files[path] = f
+	return f, nil
+}
+
+// lookup finds a named target config for a suite.
+func (w *wiring) lookup(s *suite.Suite, name string) (*suite.TargetConfig, error) {
+	f, err := w.targetsFor(s)
+	if err != nil {
+		return nil, err
+	}
+	cfg, ok := f.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("target %q is not defined in %s", name, f.Path)
+	}
+	return cfg, nil
+}
+
+// targetName applies the precedence --target > test > suite > "default".
+func (w *wiring) targetName(s *suite.Suite, t *suite.Test) string {
+	for _, n := range []string{w.targetFlag, t.Target, s.Target} {
+		if n != "" {
+			return n
+		}
+	}
+	return "default"
+}
+
+// target resolves the target a test runs against.
+func (w *wiring) target(s *suite.Suite, t *suite.Test) (target.Target, string, error) {
+	name := w.targetName(s, t)
+	cfg, err := w.lookup(s, name)
+	if err != nil {
+		return nil, name, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if tg, ok := w.targets[cfg]; ok {
+		return tg, name, nil
+	}
+	tg, err := newTarget(cfg)
+	if err != nil {
+		return nil, name, err
+	}
+	w.targets[cfg] = tg
+	return tg, name, nil
+}
+
+// newTarget builds a target for a provider.
+func newTarget(cfg *suite.TargetConfig) (target.Target, error) {
+	switch cfg.Provider {
+	case "mock":
+		return mock.New(cfg)
+	case "replay":
+		return replay.New(cfg)
+	}
+	return nil, fmt.Errorf("%s: target %s: provider %q is not supported as a target", cfg.Pos, cfg.Name, cfg.Provider)
+}
+
+// grader builds one grader of a test, with judges resolved by precedence
+// --judge > the grader's target > the test target's grader_target > the target itself.
+func (w *wiring) grader(s *suite.Suite, t *suite.Test, g *suite.Grader) (grader.Grader, error) {
+	return grader.New(g, grader.Deps{Judge: func(override string) (*judge.Judge, error) {
+		return w.judgeFor(s, t, override)
+	}})
+}
+
+func (w *wiring) judgeFor(s *suite.Suite, t *suite.Test, override string) (*judge.Judge, error) {
+	name := w.judgeFlag
+	if name == "" {
+		name = override
+	}
+	if name == "" {
+		tcfg, err := w.lookup(s, w.targetName(s, t))
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case tcfg.GraderTarget != "":
+			name = tcfg.GraderTarget
+		case llmProviders[tcfg.Provider]:
+			name = tcfg.Name
+		default:
+			return nil, fmt.Errorf("no judge for target %s (provider %s): set grader_target on it, or pass --judge", tcfg.Name, tcfg.Provider)
+		}
+	}
+	cfg, err := w.lookup(s, name)
+	if err != nil {
+		return nil, fmt.Errorf("judge: %w", err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if j, ok := w.judges[cfg]; ok {
+		return j, nil
+	}
+	j, err := newJudge(cfg)
+	if err != nil {
+		return nil, err
+	}
+	w.judges[cfg] = j
+	return j, nil
+}
+
+// newJudge builds the judge client for a provider.
+func newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
+	switch cfg.Provider {
+	case "mock":
+		c, err := llmmock.New(cfg.Settings, cfg.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("judge %s: %w", cfg.Name, err)
+		}
+		return &judge.Judge{Client: c, Name: cfg.Name}, nil
+	}
+	return nil, fmt.Errorf("%s: judge %s: provider %q cannot grade in this version", cfg.Pos, cfg.Name, cfg.Provider)
+}

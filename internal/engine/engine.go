@@ -1,0 +1,164 @@
+// Package engine runs loaded suites: every test of every suite goes through one bounded
+// worker pool, its target is run under a per-test timeout, its graders grade the output, and
+// package rubric turns the grader results into the test's score and verdict.
+//
+// A test that cannot be run or graded is data (an error result), never a returned error: Run
+// returns an error only when the run itself was cut short (the context was cancelled).
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/internal/target"
+)
+
+// Defaults for Config fields left zero.
+const (
+	DefaultWorkers = 4
+	DefaultTimeout = 10 * time.Minute
+	// progressAfter is how long a run goes quietly before it starts reporting progress.
+	progressAfter = time.Second
+)
+
+// Config says how to run suites and where their targets and graders come from.
+type Config struct {
+	Workers    int
+	Timeout    time.Duration // per test, target and graders together
+	Thresholds result.Thresholds
+	// Target resolves the target of one test and its name.
+	Target func(s *suite.Suite, t *suite.Test) (target.Target, string, error)
+	// Grader builds one grader of one test.
+	Grader func(s *suite.Suite, t *suite.Test, g *suite.Grader) (grader.Grader, error)
+	// Progress receives one line per finished test once the run has lasted a second; nil = none.
+	Progress io.Writer
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// LoadErrors are suites that could not be loaded; they are reported with the run.
+	LoadErrors []*result.SuiteResult
+}
+
+// job is one test to run, with where its result goes.
+type job struct {
+	s   *suite.Suite
+	t   *suite.Test
+	out **result.TestResult
+}
+
+// Run runs every test of the suites and returns the results in suite and test order. When ctx
+// is cancelled, unfinished tests are marked skipped and the partial run is returned with
+// ctx's error.
+func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, error) {
+	cfg = withDefaults(cfg)
+	run := &result.Run{SchemaVersion: result.SchemaVersion, StartedAt: cfg.Now(), Thresholds: cfg.Thresholds}
+	var jobs []job
+	for _, s := range suites {
+		sr := &result.SuiteResult{Name: s.Name, Path: s.Path, Format: string(s.Format), Target: s.Target, Tests: make([]*result.TestResult, len(s.Tests))}
+		run.Suites = append(run.Suites, sr)
+		for i, t := range s.Tests {
+			jobs = append(jobs, job{s: s, t: t, out: &sr.Tests[i]})
+		}
+	}
+	p := newProgress(cfg, len(jobs))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(cfg.Workers)
+	for _, j := range jobs {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return nil
+			}
+			tr := runTest(gctx, cfg, j.s, j.t)
+			*j.out = tr
+			p.done(j.s, tr)
+			return nil
+		})
+	}
+	_ = g.Wait() // workers never return errors: failures are results
+	for _, j := range jobs {
+		if *j.out == nil {
+			*j.out = skipped(j.s, j.t, "cancelled")
+		}
+	}
+	run.Suites = append(run.Suites, cfg.LoadErrors...)
+	var all []*result.TestResult
+	for _, sr := range run.Suites {
+		sr.Summary = rubric.Summarize(sr.Tests)
+		if sr.Error != "" {
+			sr.Summary.Verdict = result.Error
+		}
+		all = append(all, sr.Tests...)
+	}
+	run.Summary = rubric.Summarize(all)
+	for _, sr := range run.Suites {
+		if sr.Error != "" {
+			run.Summary.Verdict = result.Error
+		}
+	}
+	run.FinishedAt = cfg.Now()
+	run.Summary.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
+	return run, ctx.Err()
+}
+
+func withDefaults(cfg Config) Config {
+	if cfg.Workers <= 0 {
+		cfg.Workers = DefaultWorkers
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Thresholds == (result.Thresholds{}) {
+		cfg.Thresholds = result.DefaultThresholds
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return cfg
+}
+
+func newResult(s *suite.Suite, t *suite.Test) *result.TestResult {
+	return &result.TestResult{Suite: s.Name, ID: t.ID, Criteria: t.Criteria, File: t.Pos.File, Line: t.Pos.Line}
+}
+
+func skipped(s *suite.Suite, t *suite.Test, why string) *result.TestResult {
+	tr := newResult(s, t)
+	tr.Verdict, tr.Error = result.Skip, why
+	return tr
+}
+
+// progress prints one line per finished test once the run has lasted progressAfter.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	now   func() time.Time
+	start time.Time
+	total int
+	n     int
+}
+
+func newProgress(cfg Config, total int) *progress {
+	return &progress{w: cfg.Progress, now: cfg.Now, start: cfg.Now(), total: total}
+}
+
+// done reports a finished test. Only evalgate's own values are printed: test ids are authored
+// by the repository, never model text.
+func (p *progress) done(s *suite.Suite, tr *result.TestResult) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	if p.w == nil || p.now().Sub(p.start) < progressAfter {
+		return
+	}
+	fmt.Fprintf(p.w, "[%d/%d] %s/%s %s %.2f (%.1fs)\n", p.n, p.total, s.Name, tr.ID, tr.Verdict, tr.Score, float64(tr.DurationMS)/1000)
+}

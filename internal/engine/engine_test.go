@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/internal/target"
+)
+
+// fakeTarget answers with the test id after a delay, or fails for ids starting with "bad".
+type fakeTarget struct {
+	delay    time.Duration
+	inFlight atomic.Int32
+	maxSeen  atomic.Int32
+}
+
+func (f *fakeTarget) Run(ctx context.Context, req *target.Request) (*result.Output, error) {
+	n := f.inFlight.Add(1)
+	defer f.inFlight.Add(-1)
+	for {
+		m := f.maxSeen.Load()
+		if n <= m || f.maxSeen.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(f.delay):
+	}
+	if strings.HasPrefix(req.Test.ID, "bad") {
+		return nil, errors.New("agent exited with code 3")
+	}
+	return &result.Output{Answer: "answer for " + req.Test.ID}, nil
+}
+
+// scoreGrader scores what its spec's Value says.
+type scoreGrader struct{ spec *suite.Grader }
+
+func (g scoreGrader) Grade(_ context.Context, in *grader.Input) *result.GraderResult {
+	s := g.spec.Value.(float64)
+	v := result.Pass
+	if s < 0.8 {
+		v = result.Fail
+	}
+	if s < 0 {
+		return &result.GraderResult{Name: g.spec.Name, Weight: 1, Verdict: result.Error, Error: "judge unavailable"}
+	}
+	return &result.GraderResult{Name: g.spec.Name, Score: s, Weight: g.spec.Weight, Verdict: v}
+}
+
+func mkSuite(name string, scores ...float64) *suite.Suite {
+	s := &suite.Suite{Name: name, Path: "evals/" + name + ".eval.yaml"}
+	for i, sc := range scores {
+		id := fmt.Sprintf("t%02d", i)
+		if sc < -1 {
+			id = fmt.Sprintf("bad%02d", i)
+		}
+		s.Tests = append(s.Tests, &suite.Test{
+			ID:      id,
+			Input:   []suite.Message{{Role: "user", Content: "do " + id}},
+			Graders: []*suite.Grader{{Name: "g", Type: "fake", Weight: 1, Value: sc}},
+		})
+	}
+	return s
+}
+
+func cfgFor(tg target.Target, workers int) Config {
+	return Config{
+		Workers: workers,
+		Target:  func(*suite.Suite, *suite.Test) (target.Target, string, error) { return tg, "fake", nil },
+		Grader: func(_ *suite.Suite, _ *suite.Test, g *suite.Grader) (grader.Grader, error) {
+			return scoreGrader{spec: g}, nil
+		},
+	}
+}
+
+func TestRunOrderAndVerdicts(t *testing.T) {
+	t.Parallel()
+	tg := &fakeTarget{delay: 2 * time.Millisecond}
+	suites := []*suite.Suite{mkSuite("a", 1, 0.7, 0.5, -1, -2), mkSuite("b", 0.9)}
+	run, err := Run(context.Background(), suites, cfgFor(tg, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]result.Verdict{{result.Pass, result.Borderline, result.Fail, result.Error, result.Error}, {result.Pass}}
+	for i, sr := range run.Suites {
+		for j, tr := range sr.Tests {
+			if tr.Verdict != want[i][j] {
+				t.Errorf("%s/%s: verdict %s, want %s (%s)", sr.Name, tr.ID, tr.Verdict, want[i][j], tr.Error)
+			}
+		}
+	}
+	bad := run.Suites[0].Tests[4]
+	if bad.ID != "bad04" || bad.FailureStage != result.StageAgent || !strings.Contains(bad.Error, "code 3") || len(bad.Graders) != 0 {
+		t.Errorf("agent failure: %+v", bad)
+	}
+	if run.Summary.Total != 6 || run.Summary.Errors != 2 || run.Summary.Verdict != result.Error {
+		t.Errorf("summary: %+v", run.Summary)
+	}
+	if run.Suites[1].Summary.Verdict != result.Pass {
+		t.Errorf("suite b: %+v", run.Suites[1].Summary)
+	}
+}
+
+func TestRunBoundsConcurrency(t *testing.T) {
+	t.Parallel()
+	tg := &fakeTarget{delay: 10 * time.Millisecond}
+	scores := make([]float64, 24)
+	for i := range scores {
+		scores[i] = 1
+	}
+	if _, err := Run(context.Background(), []*suite.Suite{mkSuite("a", scores...)}, cfgFor(tg, 4)); err != nil {
+		t.Fatal(err)
+	}
+	if got := tg.maxSeen.Load(); got > 4 || got < 2 {
+		t.Fatalf("max in flight = %d, want 2..4", got)
+	}
+}
+
+func TestRunTimeoutIsAnError(t *testing.T) {
+	t.Parallel()
+	cfg := cfgFor(&fakeTarget{delay: time.Minute}, 2)
+	cfg.Timeout = 20 * time.Millisecond
+	run, err := Run(context.Background(), []*suite.Suite{mkSuite("a", 1)}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := run.Suites[0].Tests[0]
+	if tr.Verdict != result.Error || !strings.Contains(tr.Error, "timed out") {
+		t.Fatalf("got %s %q", tr.Verdict, tr.Error)
+	}
+}
+
+func TestRunCancelMarksRestSkipped(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	var once sync.Once
+	cfg := cfgFor(&fakeTarget{delay: 5 * time.Millisecond}, 1)
+	cfg.Grader = func(_ *suite.Suite, _ *suite.Test, g *suite.Grader) (grader.Grader, error) {
+		once.Do(cancel) // the first test finishes; the rest are never dispatched
+		return scoreGrader{spec: g}, nil
+	}
+	run, err := Run(ctx, []*suite.Suite{mkSuite("a", 1, 1, 1, 1)}, cfg)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	skipped := 0
+	for _, tr := range run.Suites[0].Tests {
+		if tr == nil {
+			t.Fatal("nil result")
+		}
+		if tr.Verdict == result.Skip {
+			skipped++
+		}
+		if tr.Verdict == result.Pass && tr.Error != "" {
+			t.Fatalf("pass with error: %+v", tr)
+		}
+	}
+	if skipped < 2 {
+		t.Fatalf("skipped = %d, want most tests skipped", skipped)
+	}
+}
+
+func TestRunSetupErrors(t *testing.T) {
+	t.Parallel()
+	cfg := cfgFor(&fakeTarget{}, 1)
+	cfg.Target = func(*suite.Suite, *suite.Test) (target.Target, string, error) {
+		return nil, "nope", errors.New("unknown target nope")
+	}
+	cfg.LoadErrors = []*result.SuiteResult{{Name: "broken", Path: "evals/broken.eval.yaml", Error: "evals/broken.eval.yaml:3:1: bad"}}
+	run, err := Run(context.Background(), []*suite.Suite{mkSuite("a", 1)}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := run.Suites[0].Tests[0]
+	if tr.Verdict != result.Error || tr.FailureStage != result.StageSetup {
+		t.Fatalf("target resolution: %+v", tr)
+	}
+	if len(run.Suites) != 2 || run.Suites[1].Summary.Verdict != result.Error || run.Summary.Verdict != result.Error {
+		t.Fatalf("load error not reported: %+v", run.Summary)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	cfg := cfgFor(&fakeTarget{}, 1)
+	cfg.Progress = &b
+	cfg.Now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(400 * time.Millisecond)
+		return clock
+	}
+	if _, err := Run(context.Background(), []*suite.Suite{mkSuite("a", 1, 0.5, 1)}, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "[3/3] a/t02 pass 1.00") || strings.Contains(b.String(), "answer for") {
+		t.Fatalf("progress:\n%s", b.String())
+	}
+}

@@ -1,0 +1,209 @@
+package suite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+var workspaceKeys = []string{"template", "isolation", "hooks", "repos", "mode", "path", "docker", "env"}
+
+// workspace reads a workspace object, or a path to a YAML file holding one.
+func (r *reader) workspace(n *yaml.Node) *Workspace {
+	n = resolve(n)
+	if n.Kind == yaml.ScalarNode {
+		s, _ := r.str(n, "workspace")
+		p, ok := r.path(n, s)
+		if !ok {
+			return nil
+		}
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return &Workspace{Template: p, Isolation: "per_test", Pos: r.pos(n)}
+		}
+		data, err := r.readFile(p)
+		if err != nil {
+			r.errorf(n, "workspace %s: %v", s, err)
+			return nil
+		}
+		saved, savedDir := r.file, r.dir
+		r.file, r.dir = r.rel(p), filepath.Dir(p)
+		defer func() { r.file, r.dir = saved, savedDir }()
+		if root := r.parseYAML(data); root != nil {
+			return r.workspace(root)
+		}
+		return nil
+	}
+	f, ok := r.fields(n, "workspace", workspaceKeys...)
+	if !ok {
+		return nil
+	}
+	// per_test is evalgate's default (AgentV shares one copy): diffs never pile up across tests.
+	w := &Workspace{Isolation: "per_test", Pos: r.pos(n)}
+	if t := r.optStr(f, "template", "workspace"); t != "" {
+		if p, ok := r.path(f["template"], t); ok {
+			w.Template = p
+			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+				r.errorf(f["template"], "workspace template %s is not a directory", t)
+			}
+		}
+	}
+	if iso := r.optStr(f, "isolation", "workspace"); iso != "" {
+		if iso != "per_test" && iso != "shared" {
+			r.errorf(f["isolation"], "workspace isolation must be per_test or shared, not %q", iso)
+		}
+		w.Isolation = iso
+	}
+	if h, ok := f["hooks"]; ok {
+		hf, _ := r.fields(h, "workspace.hooks", "enabled", "before_all", "before_each", "after_each", "after_all")
+		w.Hooks.BeforeAll = r.hook(hf["before_all"])
+		w.Hooks.BeforeEach = r.hook(hf["before_each"])
+		w.Hooks.AfterEach = r.hook(hf["after_each"])
+		w.Hooks.AfterAll = r.hook(hf["after_all"])
+	}
+	return w
+}
+
+func (r *reader) hook(n *yaml.Node) *Hook {
+	if n == nil {
+		return nil
+	}
+	h := &Hook{Pos: r.pos(n)}
+	if resolve(n).Kind != yaml.MappingNode {
+		h.Command = r.command(n, "hook")
+		return h
+	}
+	f, _ := r.fields(n, "hook", "command", "timeout_ms", "cwd", "reset")
+	if c, ok := f["command"]; ok {
+		h.Command = r.command(c, "hook.command")
+	} else {
+		r.errorf(n, "hook needs a command")
+	}
+	if t, ok := f["timeout_ms"]; ok {
+		h.TimeoutMS, _ = r.integer(t, "timeout_ms")
+	}
+	h.Cwd = r.optStr(f, "cwd", "hook")
+	return h
+}
+
+// promptfooSuite reads the promptfoo-aligned suite fields: prompts, providers, default_test,
+// evaluate_options.
+func (r *reader) promptfooSuite(f map[string]*yaml.Node, s *Suite, d *defaults) {
+	if p, ok := f["prompts"]; ok {
+		p = resolve(p)
+		if p.Kind == yaml.SequenceNode && len(p.Content) > 0 {
+			d.prompt = resolve(p.Content[0]).Value // rendered per test, with its vars
+			if len(p.Content) > 1 {
+				r.warnf(p, "only the first of %d prompts is used", len(p.Content))
+			}
+		} else if p.Kind == yaml.ScalarNode {
+			d.prompt = p.Value
+		}
+	}
+	if p, ok := f["providers"]; ok {
+		p = resolve(p)
+		if p.Kind == yaml.SequenceNode && len(p.Content) > 0 {
+			first := resolve(p.Content[0])
+			if first.Kind == yaml.ScalarNode {
+				s.Target = first.Value
+			} else if pf, _ := r.quietFields(first); pf != nil {
+				for _, k := range []string{"label", "id"} {
+					if v := pf[k]; v != nil && s.Target == "default" {
+						s.Target = v.Value
+					}
+				}
+			}
+		}
+	}
+	if e, ok := f["evaluate_options"]; ok {
+		if ef, _ := r.quietFields(e); ef != nil && ef["max_concurrency"] != nil {
+			s.Workers, _ = r.integer(ef["max_concurrency"], "evaluate_options.max_concurrency")
+		}
+	}
+	if dt, ok := f["default_test"]; ok {
+		r.defaultTest(dt, d)
+	}
+}
+
+// defaultTest reads default_test: inline, file://path, or ref://name through .agentv/config.yaml.
+func (r *reader) defaultTest(n *yaml.Node, d *defaults) {
+	n = resolve(n)
+	if n.Kind == yaml.ScalarNode {
+		ref := r.interp(n.Value)
+		if name, ok := strings.CutPrefix(ref, "ref://"); ok {
+			ref = r.lookupRef(n, name)
+			if ref == "" {
+				return
+			}
+		}
+		p, ok := r.path(n, ref)
+		if !ok {
+			return
+		}
+		data, err := r.readFile(p)
+		if err != nil {
+			r.errorf(n, "default_test %s: %v", ref, err)
+			return
+		}
+		saved, savedDir := r.file, r.dir
+		r.file, r.dir = r.rel(p), filepath.Dir(p)
+		defer func() { r.file, r.dir = saved, savedDir }()
+		if n = r.parseYAML(data); n == nil {
+			return
+		}
+	}
+	f, ok := r.fields(n, "default_test", "vars", "assert", "threshold", "options", "metadata", "provider", "providers", "prompts")
+	if !ok {
+		return
+	}
+	if v, ok := f["vars"]; ok {
+		d.vars, _ = r.value(v).(map[string]any)
+	}
+	if a, ok := f["assert"]; ok {
+		d.graders = append(d.graders, r.graders(a, "default_test.assert")...)
+	}
+	if t, ok := f["threshold"]; ok {
+		d.threshold = r.threshold(t, "default_test.threshold")
+	}
+	if o, ok := f["options"]; ok {
+		if of, _ := r.quietFields(o); of != nil && of["rubric_prompt"] != nil {
+			p, _ := r.str(of["rubric_prompt"], "options.rubric_prompt")
+			if strings.HasPrefix(p, "file://") {
+				if path, ok := r.path(of["rubric_prompt"], p); ok {
+					data, err := r.readFile(path)
+					if err != nil {
+						r.errorf(of["rubric_prompt"], "rubric_prompt %s: %v", p, err)
+					}
+					p = string(data)
+				}
+			}
+			d.rubricPrompt = p
+		}
+	}
+}
+
+// lookupRef finds refs.<name> in the nearest .agentv/config.yaml above the eval file.
+func (r *reader) lookupRef(n *yaml.Node, name string) string {
+	for dir := r.dir; ; dir = filepath.Dir(dir) {
+		p := filepath.Join(dir, ".agentv", "config.yaml")
+		if data, err := os.ReadFile(p); err == nil {
+			var cfg struct {
+				Refs map[string]string `yaml:"refs"`
+			}
+			if err := yaml.Unmarshal(data, &cfg); err != nil {
+				r.errorf(n, "%s: %v", r.rel(p), err)
+				return ""
+			}
+			if ref, ok := cfg.Refs[name]; ok {
+				r.refs[r.rel(p)] = true
+				return r.interp(ref)
+			}
+		}
+		if dir == r.opts.Root || dir == filepath.Dir(dir) {
+			break
+		}
+	}
+	r.errorf(n, "ref://%s is not defined in any .agentv/config.yaml refs", name)
+	return ""
+}

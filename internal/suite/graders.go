@@ -1,0 +1,413 @@
+package suite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// graderTypes are the normalised types evalgate knows, with the fields each one requires.
+var graderTypes = map[string][]string{
+	"rubrics": nil, "llm-grader": nil, "likert": nil, "code-grader": {"command"},
+	"contains": {"value"}, "icontains": {"value"}, "contains-any": {"value"}, "contains-all": {"value"},
+	"icontains-any": {"value"}, "icontains-all": {"value"}, "starts-with": {"value"}, "ends-with": {"value"},
+	"regex": {"value"}, "equals": {"value"}, "is-json": nil, "tool-trajectory": {"mode"}, "field-accuracy": {"fields"},
+	"latency": {"threshold"}, "cost": {"budget"}, "token-usage": nil, "execution-metrics": nil,
+	"skill-trigger": {"skill"}, "composite": nil,
+}
+
+// typeAliases map legacy, snake_case and promptfoo names onto evalgate's types.
+var typeAliases = map[string]string{
+	"rubric": "rubrics", "llm-rubric": "rubrics", "llm-judge": "llm-grader", "code-judge": "code-grader",
+	"script": "code-grader", "rubric-eval": "likert", "assert-set": "composite",
+}
+
+var commonGraderKeys = []string{"type", "name", "metric", "weight", "required", "min_score", "negate", "samples",
+	"temperature", "target", "config", "value", "flags", "criteria", "rubrics", "prompt", "command", "script", "cwd",
+	"assertions", "evaluators", "aggregator", "scheme", "scale", "overall", "description", "timeout_seconds", "max_steps",
+	"model", "threshold", "budget", "mode", "expected", "minimums", "args_match", "fields", "aggregation", "skill",
+	"should_trigger", "max_total", "max_input", "max_output", "max_tool_calls", "max_llm_calls", "max_tokens",
+	"max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "weights", "include",
+	"preprocessors", "provider", "transform", "annotation_type", "label", "notes"}
+
+// graders reads an assertions list. Plain strings are grouped into one rubrics grader at the
+// first string's place, weighing the number of strings (AgentV's rule).
+func (r *reader) graders(n *yaml.Node, what string) []*Grader {
+	n = resolve(n)
+	if n.Kind != yaml.SequenceNode {
+		r.errorf(n, "%s must be a list, not %s", what, kindOf(n))
+		return nil
+	}
+	var out []*Grader
+	var group *Grader
+	for _, item := range n.Content {
+		item = resolve(item)
+		if item.Kind == yaml.ScalarNode {
+			s, ok := r.str(item, what+"[]")
+			if !ok {
+				continue
+			}
+			if group == nil {
+				group = &Grader{Name: "rubrics", Type: "rubrics", Pos: r.pos(item)}
+				out = append(out, group)
+			}
+			group.Criteria = append(group.Criteria, &Criterion{ID: fmt.Sprintf("rubric-%d", len(group.Criteria)+1),
+				Outcome: s, Weight: 1, Required: true, Pos: r.pos(item)})
+			group.Weight = float64(len(group.Criteria))
+			continue
+		}
+		if inc := keyNode(item, "include"); inc != item {
+			out = append(out, r.include(item, what)...)
+			continue
+		}
+		if g := r.grader(item, what); g != nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// include splices an assertion template: .agentv/templates/<name>.yaml found walking up, or a
+// path relative to the eval file. Depth is bounded and cycles are errors.
+func (r *reader) include(n *yaml.Node, what string) []*Grader {
+	f, _ := r.fields(n, what+"[]", "include")
+	name, ok := r.str(f["include"], "include")
+	if !ok {
+		return nil
+	}
+	path := r.findTemplate(name)
+	if path == "" {
+		r.errorf(f["include"], "include %q: no template .agentv/templates/%s.yaml found", name, name)
+		return nil
+	}
+	if _, ok := r.path(f["include"], path); !ok {
+		return nil
+	}
+	for _, p := range r.includes {
+		if p == path {
+			r.errorf(f["include"], "include cycle: %s includes itself via %s", name, strings.Join(r.includes, " → "))
+			return nil
+		}
+	}
+	if len(r.includes) >= 3 {
+		r.errorf(f["include"], "include %q: templates nest deeper than 3", name)
+		return nil
+	}
+	data, err := r.readFile(path)
+	if err != nil {
+		r.errorf(f["include"], "include %q: %v", name, err)
+		return nil
+	}
+	r.includes = append(r.includes, path)
+	saved := r.file
+	r.file = r.rel(path)
+	defer func() { r.file, r.includes = saved, r.includes[:len(r.includes)-1] }()
+	root := r.parseYAML(data)
+	if root == nil {
+		return nil
+	}
+	tf, ok := r.fields(root, "template", "assertions", "description", "name")
+	if !ok || tf["assertions"] == nil {
+		r.errorf(root, "template %s has no assertions list", name)
+		return nil
+	}
+	return r.graders(tf["assertions"], "template assertions")
+}
+
+func (r *reader) findTemplate(name string) string {
+	if strings.ContainsAny(name, "/\\") || strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(r.dir, p)
+		}
+		return filepath.Clean(p)
+	}
+	for dir := r.dir; ; dir = filepath.Dir(dir) {
+		for _, ext := range []string{".yaml", ".yml"} {
+			p := filepath.Join(dir, ".agentv", "templates", name+ext)
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
+		}
+		if dir == r.opts.Root || dir == filepath.Dir(dir) {
+			return ""
+		}
+	}
+}
+
+// normaliseType lower-cases, maps _ to -, strips a not- prefix (negation) and resolves aliases.
+func normaliseType(t string) (string, bool) {
+	t = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(t)), "_", "-")
+	neg := false
+	if strings.HasPrefix(t, "not-") {
+		t, neg = strings.TrimPrefix(t, "not-"), true
+	}
+	if a, ok := typeAliases[t]; ok {
+		t = a
+	}
+	return t, neg
+}
+
+var placeholder = regexp.MustCompile(`\{\{\s*[a-zA-Z0-9_]+\s*\}\}`)
+
+// grader reads one grader mapping.
+func (r *reader) grader(n *yaml.Node, what string) *Grader {
+	f, ok := r.fields(n, what+"[]", commonGraderKeys...)
+	if !ok {
+		return nil
+	}
+	rawType := r.optStr(f, "type", "grader")
+	if rawType == "" {
+		r.errorf(n, "grader has no type")
+		return nil
+	}
+	typ, neg := normaliseType(rawType)
+	if _, known := graderTypes[typ]; !known {
+		names := make([]string, 0, len(graderTypes))
+		for k := range graderTypes {
+			names = append(names, k)
+		}
+		msg := fmt.Sprintf("unknown grader type %q", rawType)
+		if s := suggest(typ, names); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		r.errorf(f["type"], "%s", msg)
+		return nil
+	}
+	g := &Grader{Type: typ, Weight: 1, Negate: neg, Pos: r.pos(n)}
+	g.Name = r.optStr(f, "name", "grader")
+	if g.Name == "" {
+		g.Name = r.optStr(f, "metric", "grader")
+	}
+	r.graderCommon(f, g)
+	for _, req := range graderTypes[typ] {
+		if _, ok := f[req]; !ok && !(req == "command" && f["script"] != nil) {
+			r.errorf(n, "%s grader needs %s", typ, req)
+		}
+	}
+	r.graderSpecific(n, f, g, rawType)
+	if g.Name == "" {
+		g.Name = derivedName(g)
+	}
+	return g
+}
+
+func (r *reader) graderCommon(f map[string]*yaml.Node, g *Grader) {
+	if w, ok := f["weight"]; ok {
+		if v, ok := r.num(w, "weight"); ok {
+			if v < 0 {
+				r.errorf(w, "weight must not be negative, not %v", v)
+			}
+			g.Weight = v
+		}
+	}
+	if q, ok := f["required"]; ok {
+		if q.Kind == yaml.ScalarNode && (q.Tag == "!!int" || q.Tag == "!!float") {
+			if v, ok := r.num(q, "required"); ok {
+				if v <= 0 || v > 1 {
+					r.errorf(q, "required as a number is a minimum score in (0, 1], not %v", v)
+				}
+				g.Required, g.MinScore = true, &v
+			}
+		} else {
+			g.Required, _ = r.boolean(q, "required")
+		}
+	}
+	if m, ok := f["min_score"]; ok {
+		if v, ok := r.num(m, "min_score"); ok {
+			if v <= 0 || v > 1 {
+				r.errorf(m, "min_score must be in (0, 1], not %v", v)
+			}
+			g.MinScore = &v
+		}
+	}
+	if v, ok := f["negate"]; ok {
+		b, _ := r.boolean(v, "negate")
+		g.Negate = g.Negate || b
+	}
+	if v, ok := f["samples"]; ok {
+		if k, ok := r.integer(v, "samples"); ok {
+			if k < 1 || k > 20 {
+				r.errorf(v, "samples must be between 1 and 20, not %d", k)
+			}
+			g.Samples = k
+		}
+	}
+	if v, ok := f["temperature"]; ok {
+		if t, ok := r.num(v, "temperature"); ok {
+			g.Temperature = &t
+		}
+	}
+	g.Target = r.optStr(f, "target", "grader")
+	if g.Target == "" {
+		g.Target = r.optStr(f, "provider", "grader")
+	}
+	if c, ok := f["config"]; ok {
+		g.Config, _ = r.value(c).(map[string]any)
+	}
+}
+
+func (r *reader) graderSpecific(n *yaml.Node, f map[string]*yaml.Node, g *Grader, rawType string) {
+	switch g.Type {
+	case "rubrics", "llm-grader":
+		r.rubricGrader(f, g, rawType)
+	case "likert":
+		g.Likert = r.likert(n, f)
+		if g.Likert == nil {
+			return
+		}
+	case "code-grader":
+		cmd := f["command"]
+		if cmd == nil {
+			cmd = f["script"]
+		}
+		if cmd != nil {
+			g.Command = r.command(cmd, "command")
+		}
+		g.Cwd = r.optStr(f, "cwd", "grader")
+		g.Params = r.params(f, "timeout_seconds")
+	case "contains-any", "contains-all", "icontains-any", "icontains-all":
+		if v, ok := f["value"]; ok {
+			list, ok := r.value(v).([]any)
+			if !ok || len(list) == 0 {
+				r.errorf(v, "%s needs a non-empty list as value", g.Type)
+			}
+			g.Value = list
+		}
+	case "is-json":
+	case "tool-trajectory", "field-accuracy", "latency", "cost", "token-usage", "execution-metrics", "skill-trigger":
+		g.Params = r.params(f, "mode", "expected", "minimums", "args_match", "fields", "aggregation", "threshold",
+			"budget", "max_total", "max_input", "max_output", "max_tool_calls", "max_llm_calls", "max_tokens",
+			"max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "skill", "should_trigger")
+		if g.Type == "token-usage" && g.Params["max_total"] == nil && g.Params["max_input"] == nil && g.Params["max_output"] == nil {
+			r.errorf(keyNode(f["type"], "type"), "token-usage needs max_total, max_input or max_output")
+		}
+	case "composite":
+		members := f["assertions"]
+		if members == nil {
+			members = f["evaluators"]
+		}
+		if members == nil {
+			r.errorf(f["type"], "composite grader needs assertions")
+		} else {
+			g.Members = r.graders(members, "composite.assertions")
+		}
+		g.Params = r.params(f, "aggregator")
+	default:
+		if v, ok := f["value"]; ok {
+			s, _ := r.str(v, g.Type+".value")
+			g.Value = s
+		}
+		g.Flags = r.optStr(f, "flags", "grader")
+		if g.Type == "regex" {
+			if s, ok := g.Value.(string); ok {
+				if _, err := regexp.Compile(s); err != nil {
+					r.errorf(f["value"], "regex does not compile: %v", err)
+				}
+			}
+		}
+	}
+}
+
+// rubricGrader reads rubrics / llm-grader / llm-rubric criteria and prompts.
+func (r *reader) rubricGrader(f map[string]*yaml.Node, g *Grader, rawType string) {
+	for _, k := range []string{"criteria", "rubrics"} {
+		if c, ok := f[k]; ok {
+			g.Criteria = r.criteria(c, k, false)
+		}
+	}
+	if v, ok := f["value"]; ok { // promptfoo llm-rubric
+		v = resolve(v)
+		if v.Kind == yaml.ScalarNode {
+			s, _ := r.str(v, "value")
+			g.Criteria = []*Criterion{{ID: "rubric-1", Outcome: s, Weight: 1, Required: true, Pos: r.pos(v)}}
+		} else {
+			g.Criteria = r.criteria(v, "value", false)
+		}
+	}
+	if p, ok := f["prompt"]; ok {
+		s, _ := r.str(p, "prompt")
+		if strings.HasPrefix(s, "file://") {
+			if path, ok := r.path(p, s); ok {
+				data, err := r.readFile(path)
+				if err != nil {
+					r.errorf(p, "prompt %s: %v", s, err)
+				}
+				s = string(data)
+			}
+		}
+		g.Prompt, g.PromptIsTemplate = s, placeholder.MatchString(s)
+	}
+	if g.Type == "rubrics" && len(g.Criteria) == 0 && g.Prompt == "" {
+		r.errorf(f["type"], "%s grader has no criteria", rawType)
+	}
+}
+
+// params decodes the named fields into plain values for the grader package.
+func (r *reader) params(f map[string]*yaml.Node, keys ...string) map[string]any {
+	out := map[string]any{}
+	for _, k := range keys {
+		if v, ok := f[k]; ok {
+			out[k] = r.value(v)
+		}
+	}
+	return out
+}
+
+// command reads an argv list, or a string run by the shell.
+func (r *reader) command(n *yaml.Node, what string) []string {
+	n = resolve(n)
+	if n.Kind == yaml.ScalarNode {
+		s, _ := r.str(n, what)
+		return []string{"sh", "-c", s}
+	}
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		r.errorf(n, "%s must be a string or a non-empty list, not %s", what, kindOf(n))
+		return nil
+	}
+	var argv []string
+	for _, c := range n.Content {
+		s, _ := r.str(c, what+"[]")
+		argv = append(argv, s)
+	}
+	// A script named relative to the eval file is a reference: changing it re-runs the suite.
+	for _, a := range argv[min(1, len(argv)-1):] {
+		if p := filepath.Join(r.dir, a); !filepath.IsAbs(a) && fileExists(p) {
+			r.path(n, a)
+		}
+	}
+	return argv
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
+
+// derivedName names an unnamed grader as AgentV does.
+func derivedName(g *Grader) string {
+	switch g.Type {
+	case "contains", "icontains", "starts-with", "ends-with", "equals":
+		if s, ok := g.Value.(string); ok {
+			return g.Type + "-" + s
+		}
+	case "regex":
+		if s, ok := g.Value.(string); ok {
+			if len(s) > 30 {
+				s = s[:30]
+			}
+			return "regex-" + s
+		}
+	case "contains-any", "contains-all", "icontains-any", "icontains-all":
+		if l, ok := g.Value.([]any); ok {
+			return fmt.Sprintf("%s-%d", g.Type, len(l))
+		}
+	case "skill-trigger":
+		return fmt.Sprintf("skill-trigger-%v", g.Params["skill"])
+	}
+	return g.Type
+}

@@ -1,0 +1,105 @@
+package suite
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	envVar     = regexp.MustCompile(`\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+	nunjucks   = regexp.MustCompile(`\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+	templateVr = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}`)
+)
+
+// interp applies ${{ VAR }} (every format; a missing variable is empty, as in AgentV), and in
+// the promptfoo-aligned format {{ env.X }} (with AGENTV_REPO_ROOT set to the repository root).
+func (r *reader) interp(s string) string {
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	s = envVar.ReplaceAllStringFunc(s, func(m string) string {
+		return r.getenv(envVar.FindStringSubmatch(m)[1])
+	})
+	if r.format == FormatPromptfoo {
+		s = nunjucks.ReplaceAllStringFunc(s, func(m string) string {
+			return r.getenv(nunjucks.FindStringSubmatch(m)[1])
+		})
+	}
+	if r.vars != nil {
+		s = renderVars(s, r.vars)
+	}
+	return s
+}
+
+func (r *reader) getenv(k string) string {
+	if k == "AGENTV_REPO_ROOT" {
+		if v := r.callGetenv(k); v != "" {
+			return v
+		}
+		return r.opts.Root
+	}
+	return r.callGetenv(k)
+}
+
+func (r *reader) callGetenv(k string) string {
+	if r.opts.Getenv == nil {
+		return ""
+	}
+	return r.opts.Getenv(k)
+}
+
+// renderVars replaces {{ name }} and {{ a.b }} with a test's vars; unknown names stay as
+// written, so a typo shows in the prompt instead of vanishing.
+func renderVars(s string, vars map[string]any) string {
+	return templateVr.ReplaceAllStringFunc(s, func(m string) string {
+		name := templateVr.FindStringSubmatch(m)[1]
+		if strings.HasPrefix(name, "env.") {
+			return m
+		}
+		var cur any = vars
+		for _, part := range strings.Split(name, ".") {
+			mm, ok := cur.(map[string]any)
+			if !ok {
+				return m
+			}
+			if cur, ok = mm[part]; !ok {
+				return m
+			}
+		}
+		switch v := cur.(type) {
+		case string:
+			return v
+		case nil:
+			return ""
+		case map[string]any, []any:
+			b, _ := json.Marshal(v)
+			return string(b)
+		default:
+			return fmt.Sprint(v)
+		}
+	})
+}
+
+// coerce gives a whole-string ${{ VAR }} value the type its text has (true/false, a number),
+// as AgentV does; any other string stays a string.
+func coerce(s, raw string) any {
+	if !envVar.MatchString(raw) || envVar.FindString(raw) != strings.TrimSpace(raw) {
+		return s
+	}
+	switch s {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	if i, err := strconv.Atoi(s); err == nil {
+		return i
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	return s
+}

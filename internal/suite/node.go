@@ -1,0 +1,264 @@
+package suite
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// reader loads one eval file (and the files it pulls in), collecting diagnostics. It walks
+// yaml.Node trees rather than decoding into structs, so every problem has a position and
+// unknown keys are seen.
+type reader struct {
+	opts   LoadOptions
+	file   string // the file whose nodes are being read (changes while reading tests: files)
+	dir    string // the eval file's directory: relative paths resolve here
+	format Format
+	diags  Diagnostics
+	refs   map[string]bool
+	// vars are the current test's {{ var }} values, nil outside a test.
+	vars map[string]any
+	// includes tracks assertion templates being expanded, to reject cycles.
+	includes []string
+	// nodeFile names the file of test nodes read from other files (tests: paths, JSONL).
+	nodeFile map[*yaml.Node]string
+}
+
+func (r *reader) pos(n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{File: r.file}
+	}
+	return Pos{File: r.file, Line: n.Line, Col: n.Column}
+}
+
+func (r *reader) errorf(n *yaml.Node, format string, args ...any) {
+	r.diags = append(r.diags, Diagnostic{Pos: r.pos(n), Severity: Error, Message: fmt.Sprintf(format, args...)})
+}
+
+func (r *reader) warnf(n *yaml.Node, format string, args ...any) {
+	r.diags = append(r.diags, Diagnostic{Pos: r.pos(n), Severity: Warning, Message: fmt.Sprintf(format, args...)})
+}
+
+// resolve follows YAML aliases.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		return resolve(n.Content[0])
+	}
+	return n
+}
+
+// fields reads a mapping into key → value nodes, warning about keys not in known (with a
+// suggestion when one is close). A non-mapping is an error naming what was expected.
+func (r *reader) fields(n *yaml.Node, what string, known ...string) (map[string]*yaml.Node, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		r.errorf(n, "%s must be a mapping, not %s", what, kindOf(n))
+		return nil, false
+	}
+	out := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		if _, dup := out[k.Value]; dup {
+			r.errorf(k, "%s: duplicate key %q", what, k.Value)
+			continue
+		}
+		out[k.Value] = v
+		if known != nil && !contains(known, k.Value) {
+			msg := fmt.Sprintf("%s: unknown key %q", what, k.Value)
+			if s := suggest(k.Value, known); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			r.warnf(k, "%s", msg)
+		}
+	}
+	return out, true
+}
+
+// keyNode returns the key node of key in a mapping, for positions.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return n
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return n
+}
+
+func kindOf(n *yaml.Node) string {
+	if n == nil {
+		return "missing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "empty"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "an unexpected node"
+}
+
+// str reads a scalar as a string, with env and {{ var }} interpolation applied.
+func (r *reader) str(n *yaml.Node, what string) (string, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		r.errorf(n, "%s must be a string, not %s", what, kindOf(n))
+		return "", false
+	}
+	return r.interp(n.Value), true
+}
+
+// optStr reads an optional string field.
+func (r *reader) optStr(f map[string]*yaml.Node, key, what string) string {
+	if n, ok := f[key]; ok && !isNull(n) {
+		s, _ := r.str(n, what+"."+key)
+		return s
+	}
+	return ""
+}
+
+func isNull(n *yaml.Node) bool {
+	n = resolve(n)
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+// num reads a finite number.
+func (r *reader) num(n *yaml.Node, what string) (float64, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		r.errorf(n, "%s must be a number, not %s", what, kindOf(n))
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(r.interp(n.Value)), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		r.errorf(n, "%s must be a number, not %q", what, n.Value)
+		return 0, false
+	}
+	return f, true
+}
+
+// integer reads a whole number.
+func (r *reader) integer(n *yaml.Node, what string) (int, bool) {
+	f, ok := r.num(n, what)
+	if !ok {
+		return 0, false
+	}
+	if f != math.Trunc(f) {
+		r.errorf(n, "%s must be a whole number, not %v", what, f)
+		return 0, false
+	}
+	return int(f), true
+}
+
+func (r *reader) boolean(n *yaml.Node, what string) (bool, bool) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.ScalarNode {
+		switch strings.ToLower(strings.TrimSpace(r.interp(n.Value))) {
+		case "true", "yes", "on":
+			return true, true
+		case "false", "no", "off":
+			return false, true
+		}
+	}
+	r.errorf(n, "%s must be true or false, not %s", what, kindOf(n))
+	return false, false
+}
+
+// value decodes a node into plain Go values (map[string]any, []any, string, int, float64,
+// bool), with env interpolation on strings.
+func (r *reader) value(n *yaml.Node) any {
+	n = resolve(n)
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := map[string]any{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m[n.Content[i].Value] = r.value(n.Content[i+1])
+		}
+		return m
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			out = append(out, r.value(c))
+		}
+		return out
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return nil
+		case "!!int":
+			if i, err := strconv.Atoi(n.Value); err == nil {
+				return i
+			}
+		case "!!float":
+			if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+				return f
+			}
+		case "!!bool":
+			b, _ := strconv.ParseBool(strings.ToLower(n.Value))
+			return b
+		}
+		return coerce(r.interp(n.Value), n.Value)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// suggest returns the known key closest to s within edit distance 2, or "".
+func suggest(s string, known []string) string {
+	best, bestD := "", 3
+	sorted := append([]string(nil), known...)
+	sort.Strings(sorted)
+	for _, k := range sorted {
+		if d := distance(strings.ToLower(s), k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein edit distance.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,224 @@
+package suite
+
+import (
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+var suiteKeys = []string{"$schema", "name", "description", "category", "version", "author", "tags", "license",
+	"requires", "tests", "evalcases", "eval_cases", "input", "input_files", "execution", "assertions", "assert",
+	"evaluators", "workspace", "target", "metadata", "governance", "preprocessors", "prompts", "providers", "defaults",
+	"default_test", "evaluate_options", "threshold", "env", "scenarios", "output_path", "timeout_seconds", "evaluator"}
+
+var executionKeys = []string{"target", "targets", "workers", "assertions", "evaluators", "skip_defaults", "cache",
+	"trials", "budget_usd", "fail_on_error", "threshold", "timeout_seconds"}
+
+// defaults are what a suite gives each of its tests.
+type defaults struct {
+	input        []Message
+	inputFiles   []string
+	graders      []*Grader
+	prompt       string // promptfoo prompts[0]
+	threshold    *float64
+	rubricPrompt string
+	vars         map[string]any
+}
+
+// detect tells the dialect from the keys a file uses.
+func detect(root *yaml.Node) Format {
+	keys := map[string]*yaml.Node{}
+	if root.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			keys[root.Content[i].Value] = root.Content[i+1]
+		}
+	}
+	if s, ok := keys["$schema"]; ok && strings.Contains(s.Value, "agentv-eval-v2") {
+		return FormatLegacy
+	}
+	if _, ok := keys["evalcases"]; ok {
+		return FormatLegacy
+	}
+	for _, k := range []string{"prompts", "providers", "default_test", "evaluate_options"} {
+		if _, ok := keys[k]; ok {
+			return FormatPromptfoo
+		}
+	}
+	return FormatAgentV
+}
+
+func (r *reader) parse(data []byte, path string) (*Suite, Diagnostics) {
+	if strings.EqualFold(filepath.Ext(path), ".jsonl") {
+		return r.parseJSONL(data, path)
+	}
+	root := r.parseYAML(data)
+	if root == nil {
+		return nil, r.diags
+	}
+	r.format = detect(root)
+	s := r.suite(root, path, nil)
+	// A file with errors does not run at all: running the parts that parsed would grade
+	// something other than what the author wrote.
+	if r.diags.HasErrors() {
+		return nil, r.diags
+	}
+	return s, r.diags
+}
+
+// suite reads the suite mapping; tests may come from elsewhere (JSONL rows) via extra.
+func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite {
+	f, ok := r.fields(root, "suite", suiteKeys...)
+	if !ok {
+		return nil
+	}
+	s := &Suite{Path: r.file, Format: r.format, Target: "default"}
+	s.Name = r.optStr(f, "name", "suite")
+	if s.Name == "" {
+		s.Name = defaultName(path)
+	}
+	s.Description = r.optStr(f, "description", "suite")
+	if r.format == FormatLegacy {
+		r.warnf(root, "legacy AgentV format (evalcases, input_messages, execution.evaluators): evalgate runs it; AgentV 4.x expects tests, input and assertions")
+	}
+	d := &defaults{}
+	if t := r.optStr(f, "target", "suite"); t != "" {
+		s.Target = t
+	}
+	if n, ok := f["execution"]; ok {
+		r.execution(n, s, d)
+	}
+	for _, k := range []string{"assertions", "assert", "evaluators"} {
+		if n, ok := f[k]; ok {
+			d.graders = append(d.graders, r.graders(n, "suite."+k)...)
+		}
+	}
+	if n, ok := f["input"]; ok {
+		d.input = r.messages(n, "input", "user")
+	}
+	if n, ok := f["input_files"]; ok {
+		d.inputFiles = r.files(n, "input_files")
+	}
+	if n, ok := f["workspace"]; ok {
+		s.Workspace = r.workspace(n)
+	}
+	if n, ok := f["tags"]; ok {
+		s.Tags = r.tags(n)
+	}
+	if n, ok := f["threshold"]; ok {
+		s.Threshold = r.threshold(n, "threshold")
+	}
+	if r.format == FormatPromptfoo {
+		r.promptfooSuite(f, s, d)
+	}
+	var tests []*yaml.Node
+	switch {
+	case f["tests"] != nil:
+		tests = r.testNodes(f["tests"], "tests")
+	case f["evalcases"] != nil:
+		tests = r.testNodes(f["evalcases"], "evalcases")
+	case f["eval_cases"] != nil:
+		r.warnf(keyNode(root, "eval_cases"), "eval_cases is deprecated: use tests")
+		tests = r.testNodes(f["eval_cases"], "eval_cases")
+	case extra == nil:
+		r.errorf(root, "suite has no tests (add a tests: list)")
+	}
+	seen := map[string]bool{}
+	for _, tn := range append(tests, extra...) {
+		t := r.test(tn, s, d)
+		if t == nil {
+			continue
+		}
+		if seen[t.ID] {
+			r.errorf(tn, "duplicate test id %q", t.ID)
+			continue
+		}
+		seen[t.ID] = true
+		s.Tests = append(s.Tests, t)
+	}
+	r.finish(s)
+	return s
+}
+
+func defaultName(path string) string {
+	base := filepath.Base(path)
+	for _, ext := range []string{".eval.yaml", ".eval.yml", ".yaml", ".yml", ".jsonl"} {
+		if strings.HasSuffix(base, ext) {
+			return strings.TrimSuffix(base, ext)
+		}
+	}
+	return base
+}
+
+func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
+	f, ok := r.fields(n, "execution", executionKeys...)
+	if !ok {
+		return
+	}
+	if t := r.optStr(f, "target", "execution"); t != "" {
+		s.Target = t
+	}
+	if w, ok := f["workers"]; ok {
+		if v, ok := r.integer(w, "execution.workers"); ok {
+			if v < 1 || v > 50 {
+				r.errorf(w, "execution.workers must be between 1 and 50, not %d", v)
+			}
+			s.Workers = v
+		}
+	}
+	if t, ok := f["threshold"]; ok {
+		s.Threshold = r.threshold(t, "execution.threshold")
+	}
+	for _, k := range []string{"assertions", "evaluators"} {
+		if g, ok := f[k]; ok {
+			d.graders = append(d.graders, r.graders(g, "execution."+k)...)
+		}
+	}
+}
+
+func (r *reader) threshold(n *yaml.Node, what string) *float64 {
+	v, ok := r.num(n, what)
+	if !ok {
+		return nil
+	}
+	if v < 0 || v > 1 {
+		r.errorf(n, "%s must be between 0 and 1, not %v", what, v)
+		return nil
+	}
+	return &v
+}
+
+func (r *reader) tags(n *yaml.Node) []string {
+	n = resolve(n)
+	var out []string
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if s, ok := r.str(c, "tags[]"); ok {
+				out = append(out, s)
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out = append(out, n.Content[i].Value+"="+resolve(n.Content[i+1]).Value)
+		}
+	default:
+		r.errorf(n, "tags must be a list or a mapping, not %s", kindOf(n))
+	}
+	return out
+}
+
+// finish records the suite's references and targets file.
+func (r *reader) finish(s *Suite) {
+	if s.TargetsFile == "" {
+		s.TargetsFile = FindTargets(filepath.Join(r.dir, filepath.Base(s.Path)), r.opts.Root)
+	}
+	if s.TargetsFile != "" {
+		r.refs[r.rel(s.TargetsFile)] = true
+	}
+	delete(r.refs, s.Path)
+	for ref := range r.refs {
+		s.Refs = append(s.Refs, ref)
+	}
+	sortStrings(s.Refs)
+}

@@ -1,0 +1,292 @@
+package suite
+
+import (
+	"encoding/json"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// test reads one test mapping; nil when it cannot be used (the error is recorded).
+func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
+	defer r.withFile(n)()
+	f, ok := r.fields(n, "test", testKeys...)
+	if !ok {
+		return nil
+	}
+	t := &Test{Pos: r.pos(n), Target: ""}
+	t.ID = r.optStr(f, "id", "test")
+	if t.ID == "" {
+		r.errorf(n, "test has no id")
+		return nil
+	}
+	// Per-test vars apply to the test's own strings only.
+	if v, ok := f["vars"]; ok {
+		if m, ok := r.value(v).(map[string]any); ok {
+			t.Vars = m
+		} else {
+			r.errorf(v, "test %s: vars must be a mapping", t.ID)
+		}
+	}
+	if d.vars != nil {
+		merged := map[string]any{}
+		for k, v := range d.vars {
+			merged[k] = v
+		}
+		for k, v := range t.Vars {
+			merged[k] = v
+		}
+		t.Vars = merged
+	}
+	r.vars = t.Vars
+	if r.vars == nil {
+		r.vars = map[string]any{}
+	}
+	defer func() { r.vars = nil }()
+
+	t.Criteria = r.optStr(f, "criteria", "test")
+	if t.Criteria == "" {
+		t.Criteria = r.optStr(f, "expected_outcome", "test")
+	} else if _, both := f["expected_outcome"]; both {
+		r.warnf(keyNode(n, "expected_outcome"), "test %s: expected_outcome is ignored when criteria is set", t.ID)
+	}
+	if t.Criteria == "" {
+		t.Criteria = r.optStr(f, "description", "test")
+	}
+	skipDefaults := false
+	if e, ok := f["execution"]; ok {
+		if ef, ok := r.fields(e, "test.execution", executionKeys...); ok {
+			t.Target = r.optStr(ef, "target", "execution")
+			if th, ok := ef["threshold"]; ok {
+				t.Threshold = r.threshold(th, "execution.threshold")
+			}
+			if sd, ok := ef["skip_defaults"]; ok {
+				skipDefaults, _ = r.boolean(sd, "skip_defaults")
+			}
+		}
+	}
+	if th, ok := f["threshold"]; ok {
+		t.Threshold = r.threshold(th, "threshold")
+	} else if t.Threshold == nil {
+		t.Threshold = d.threshold
+	}
+	// Input: the test's own, after the suite's (unless skip_defaults).
+	if !skipDefaults {
+		t.Input = append(t.Input, d.input...)
+		t.InputFiles = append(t.InputFiles, d.inputFiles...)
+	}
+	switch {
+	case f["input"] != nil:
+		t.Input = append(t.Input, r.messages(f["input"], "input", "user")...)
+	case f["input_messages"] != nil:
+		t.Input = append(t.Input, r.messages(f["input_messages"], "input_messages", "user")...)
+	case d.prompt != "":
+		t.Input = append(t.Input, Message{Role: "user", Content: r.interp(d.prompt)})
+	}
+	if fl, ok := f["input_files"]; ok {
+		files := r.files(fl, "input_files")
+		t.InputFiles = append(t.InputFiles, files...)
+		if len(t.Input) > 0 {
+			last := &t.Input[len(t.Input)-1]
+			last.Files = append(last.Files, files...)
+		}
+	}
+	if len(t.Input) == 0 || strings.TrimSpace(t.Question()) == "" {
+		r.errorf(n, "test %s has no input", t.ID)
+		return nil
+	}
+	switch {
+	case f["expected_output"] != nil:
+		t.ExpectedOutput = r.messages(f["expected_output"], "expected_output", "assistant")
+	case f["expected_messages"] != nil:
+		t.ExpectedOutput = r.messages(f["expected_messages"], "expected_messages", "assistant")
+	}
+	if w, ok := f["workspace"]; ok {
+		t.Workspace = r.workspace(w)
+	}
+	if m, ok := f["metadata"]; ok {
+		t.Metadata, _ = r.value(m).(map[string]any)
+	}
+	if tg, ok := f["tags"]; ok {
+		t.Tags = r.tags(tg)
+	}
+	t.Graders = r.testGraders(f, t, d, skipDefaults)
+	if t.Criteria == "" && len(t.ExpectedOutput) == 0 && len(t.Graders) == 0 {
+		r.errorf(n, "test %s needs criteria, expected_output or assertions", t.ID)
+		return nil
+	}
+	if len(t.Graders) == 0 {
+		// AgentV's implicit grader: a freeform judge on the test's criteria.
+		t.Graders = []*Grader{{Name: "llm-grader", Type: "llm-grader", Weight: 1, Pos: t.Pos}}
+	}
+	return t
+}
+
+// testGraders collects a test's graders: inline rubrics first (AgentV prepends them), then its
+// assertions, then the suite defaults.
+func (r *reader) testGraders(f map[string]*yaml.Node, t *Test, d *defaults, skipDefaults bool) []*Grader {
+	var gs []*Grader
+	if rb, ok := f["rubrics"]; ok {
+		g := &Grader{Name: "rubrics", Type: "rubrics", Weight: 1, Pos: r.pos(rb)}
+		g.Criteria = r.criteria(rb, "rubrics", false)
+		gs = append(gs, g)
+	}
+	for _, k := range []string{"assertions", "assert", "evaluators"} {
+		if a, ok := f[k]; ok {
+			gs = append(gs, r.graders(a, k)...)
+			break
+		}
+	}
+	if e, ok := f["execution"]; ok {
+		if ef, _ := r.quietFields(e); ef != nil {
+			for _, k := range []string{"assertions", "evaluators"} {
+				if a, ok := ef[k]; ok {
+					gs = append(gs, r.graders(a, "execution."+k)...)
+				}
+			}
+		}
+	}
+	if !skipDefaults {
+		gs = append(gs, d.graders...)
+	}
+	if d.rubricPrompt != "" {
+		for _, g := range gs {
+			if g.Type == "rubrics" && g.Prompt == "" {
+				g.Prompt, g.PromptIsTemplate = d.rubricPrompt, templateVr.MatchString(d.rubricPrompt)
+			}
+		}
+	}
+	return gs
+}
+
+// quietFields reads a mapping without reporting (it was reported once already).
+func (r *reader) quietFields(n *yaml.Node) (map[string]*yaml.Node, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	out := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out[n.Content[i].Value] = resolve(n.Content[i+1])
+	}
+	return out, true
+}
+
+// messages reads input or expected output: a string, one message, a message list, or content
+// blocks; defaultRole applies to bare content.
+func (r *reader) messages(n *yaml.Node, what, defaultRole string) []Message {
+	n = resolve(n)
+	switch n.Kind {
+	case yaml.ScalarNode:
+		s, _ := r.str(n, what)
+		return []Message{{Role: defaultRole, Content: s}}
+	case yaml.MappingNode:
+		if keyNode(n, "role") != n {
+			return []Message{r.message(n, what, defaultRole)}
+		}
+		b, _ := json.MarshalIndent(r.value(n), "", "  ")
+		return []Message{{Role: defaultRole, Content: string(b)}}
+	case yaml.SequenceNode:
+		if len(n.Content) > 0 && keyNode(n.Content[0], "type") != resolve(n.Content[0]) && keyNode(n.Content[0], "role") == resolve(n.Content[0]) {
+			m := Message{Role: defaultRole}
+			r.blocks(n, what, &m)
+			return []Message{m}
+		}
+		var out []Message
+		for _, c := range n.Content {
+			out = append(out, r.message(c, what+"[]", defaultRole))
+		}
+		return out
+	}
+	r.errorf(n, "%s must be text, a message or a list of messages, not %s", what, kindOf(n))
+	return nil
+}
+
+func (r *reader) message(n *yaml.Node, what, defaultRole string) Message {
+	f, ok := r.fields(n, what, "role", "content", "tool_calls", "name", "metadata")
+	m := Message{Role: defaultRole}
+	if !ok {
+		return m
+	}
+	if role := r.optStr(f, "role", what); role != "" {
+		m.Role = role
+	}
+	if c, ok := f["content"]; ok {
+		c = resolve(c)
+		switch c.Kind {
+		case yaml.ScalarNode:
+			m.Content, _ = r.str(c, what+".content")
+		case yaml.SequenceNode:
+			r.blocks(c, what+".content", &m)
+		default:
+			b, _ := json.MarshalIndent(r.value(c), "", "  ")
+			m.Content = string(b)
+		}
+	}
+	if tc, ok := f["tool_calls"]; ok {
+		if list, ok := r.value(tc).([]any); ok {
+			for _, x := range list {
+				if mm, ok := x.(map[string]any); ok {
+					m.ToolCalls = append(m.ToolCalls, mm)
+				}
+			}
+		}
+		if m.Content == "" {
+			b, _ := json.Marshal(r.value(tc))
+			m.Content = string(b)
+		}
+	}
+	return m
+}
+
+// blocks reads content blocks {type: text|file|image, value}.
+func (r *reader) blocks(n *yaml.Node, what string, m *Message) {
+	var parts []string
+	for _, c := range n.Content {
+		c = resolve(c)
+		if c.Kind == yaml.ScalarNode {
+			s, _ := r.str(c, what+"[]")
+			parts = append(parts, s)
+			continue
+		}
+		f, ok := r.fields(c, what+"[]", "type", "value", "text", "path", "media_type")
+		if !ok {
+			continue
+		}
+		val := r.optStr(f, "value", what)
+		if val == "" {
+			val = r.optStr(f, "text", what)
+		}
+		switch typ := r.optStr(f, "type", what); typ {
+		case "text", "":
+			parts = append(parts, val)
+		case "file":
+			if p, ok := r.path(f["value"], val); ok {
+				m.Files = append(m.Files, p)
+			}
+		case "image":
+			parts = append(parts, "[image: "+val+"]")
+		default:
+			r.errorf(f["type"], "unknown content block type %q (text, file or image)", typ)
+		}
+	}
+	m.Content = strings.Join(parts, "\n\n")
+}
+
+// files reads a list of file references.
+func (r *reader) files(n *yaml.Node, what string) []string {
+	n = resolve(n)
+	if n.Kind != yaml.SequenceNode {
+		r.errorf(n, "%s must be a list of paths, not %s", what, kindOf(n))
+		return nil
+	}
+	var out []string
+	for _, c := range n.Content {
+		if s, ok := r.str(c, what+"[]"); ok {
+			if p, ok := r.path(c, s); ok {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
