@@ -89,7 +89,11 @@ func (r *reader) include(n *yaml.Node, what string) []*Grader {
 	}
 	for _, p := range r.includes {
 		if p == path {
-			r.errorf(f["include"], "include cycle: %s includes itself via %s", name, strings.Join(r.includes, " → "))
+			chain := make([]string, len(r.includes))
+			for i, inc := range r.includes {
+				chain[i] = r.rel(inc)
+			}
+			r.errorf(f["include"], "include cycle: %s includes itself via %s", name, strings.Join(chain, " → "))
 			return nil
 		}
 	}

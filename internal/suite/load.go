@@ -143,7 +143,7 @@ func (r *reader) parseYAML(data []byte) *yaml.Node {
 		return nil
 	}
 	n := resolve(&doc)
-	if n == nil || isNull(n) {
+	if n == nil || isNull(n) || (n.Kind == yaml.DocumentNode && len(n.Content) == 0) || n.Kind == 0 {
 		r.diags = append(r.diags, Diagnostic{Pos: Pos{File: r.file}, Severity: Error, Message: "empty file"})
 		return nil
 	}
