@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/evalgate/evalgate/internal/github"
 )
 
 // Exit codes, the contract with CI scripts.
@@ -43,6 +45,8 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// github tunes the GitHub client (tests shorten the write spacing).
+	github github.Options
 }
 
 const usage = `usage: evalgate <command> [flags] [PATH...]
@@ -50,6 +54,7 @@ const usage = `usage: evalgate <command> [flags] [PATH...]
 commands:
   run [PATH...]        run eval suites and print the per-criterion table
   validate [PATH...]   check eval files; report problems as path:line:col
+  action [--dry-run]   the GitHub Action entry point
   version              print the version
 
 Run "evalgate <command> -h" for the command's flags.
@@ -57,7 +62,11 @@ Run "evalgate <command> -h" for the command's flags.
 
 // run is the whole program as a function of its inputs; it returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	e := env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	return runEnv(ctx, args, env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv})
+}
+
+func runEnv(ctx context.Context, args []string, e env) int {
+	stdout, stderr := e.stdout, e.stderr
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
@@ -68,6 +77,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runCmd(ctx, e, args[1:])
 	case "validate":
 		err = validateCmd(e, args[1:])
+	case "action":
+		err = actionCmd(ctx, e, args[1:])
 	case "version":
 		fmt.Fprintln(stdout, "evalgate", version)
 	case "-h", "-help", "--help", "help":

@@ -35,6 +35,11 @@ func loadSuites(paths []string, root string, getenv func(string) string, w io.Wr
 	if len(files) == 0 {
 		return nil, usageErr("no eval files found in %s (looked for %s)", strings.Join(paths, ", "), strings.Join(suite.DefaultPatterns, ", "))
 	}
+	return loadFiles(files, root, getenv, w)
+}
+
+// loadFiles loads eval files, printing every diagnostic to w.
+func loadFiles(files []string, root string, getenv func(string) string, w io.Writer) (*loaded, error) {
 	l := &loaded{files: files}
 	for _, f := range files {
 		s, diags := suite.Load(f, suite.LoadOptions{Root: root, Getenv: getenv})

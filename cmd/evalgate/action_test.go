@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/github/githubtest"
+)
+
+const headSHA = "4f1c0d2e9b8a7f6e5d4c3b2a1908f7e6d5c4b3a2"
+
+// runner is one simulated Actions job: a workspace (a copy of the quickstart), an event file,
+// file-command files, and the environment a runner sets.
+type runner struct {
+	t       *testing.T
+	srv     *githubtest.Server
+	env     map[string]string
+	summary string
+	output  string
+}
+
+func newRunner(t *testing.T, srv *githubtest.Server, eventName string, payload map[string]any) *runner {
+	t.Helper()
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "workspace")
+	if out, err := exec.Command("cp", "-r", filepath.Join("..", "..", "testdata", "quickstart"), ws).CombinedOutput(); err != nil {
+		t.Fatalf("copy quickstart: %v %s", err, out)
+	}
+	ev := filepath.Join(dir, "event.json")
+	b, _ := json.Marshal(payload)
+	for _, f := range []struct{ path, body string }{{ev, string(b)}, {filepath.Join(dir, "summary.md"), ""}, {filepath.Join(dir, "output"), ""}} {
+		if err := os.WriteFile(f.path, []byte(f.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &runner{t: t, srv: srv, summary: filepath.Join(dir, "summary.md"), output: filepath.Join(dir, "output"), env: map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": eventName, "GITHUB_EVENT_PATH": ev,
+		"GITHUB_REPOSITORY": "acme/agents", "GITHUB_API_URL": srv.APIURL(), "GITHUB_SERVER_URL": "https://github.example",
+		"GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"), "GITHUB_OUTPUT": filepath.Join(dir, "output"),
+		"GITHUB_RUN_ID": "99", "GITHUB_SHA": "ffffeeeeddddccccbbbbaaaa9999888877776666",
+		"INPUT_GITHUB_TOKEN": "ghs_test", "INPUT_REPORT_DIR": filepath.Join(dir, "report"), "INPUT_CHECK_NAME": "evalgate",
+	}}
+}
+
+func (r *runner) run() (int, string) {
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	code := runEnv(ctx, []string{"action"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: func(k string) string { return r.env[k] }, github: github.Options{WriteSpacing: time.Millisecond}})
+	return code, out.String() + errb.String()
+}
+
+func (r *runner) file(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}
+
+func prEvent(fork bool) map[string]any {
+	head := map[string]any{"full_name": "acme/agents"}
+	if fork {
+		head = map[string]any{"full_name": "mallory/agents"}
+	}
+	return map[string]any{"action": "synchronize", "number": 42,
+		"pull_request": map[string]any{"number": 42,
+			"head": map[string]any{"sha": headSHA, "ref": "feature", "repo": head},
+			"base": map[string]any{"sha": "0a1b2c3d", "ref": "main", "repo": map[string]any{"full_name": "acme/agents"}}},
+		"repository": map[string]any{"full_name": "acme/agents"}}
+}
+
+func TestActionPullRequest(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}, {"filename": "README.md"}}
+	r := newRunner(t, srv, "pull_request", prEvent(false))
+	for i := range 3 {
+		code, log := r.run()
+		if code != 1 {
+			t.Fatalf("run %d: exit %d (the calculator suite has a gated failure)\n%s", i, code, log)
+		}
+	}
+	if c := srv.Comments(42); len(c) != 1 || !strings.HasPrefix(c[0].Body, "<!-- evalgate:comment key=evalgate -->") {
+		t.Fatalf("want exactly one sticky comment, got %d", len(c))
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 3 {
+		t.Fatalf("%d check runs", len(runs))
+	}
+	cr := runs[2]
+	if cr.HeadSHA != headSHA || cr.Conclusion != "failure" || cr.Status != "completed" || len(cr.Annotations) == 0 {
+		t.Fatalf("check run: sha %s conclusion %s status %s annotations %d", cr.HeadSHA, cr.Conclusion, cr.Status, len(cr.Annotations))
+	}
+	if p, _ := cr.Annotations[0]["path"].(string); p != "evals/calculator.eval.yaml" {
+		t.Fatalf("annotation path %q", p)
+	}
+	// Only the changed suite ran.
+	if body := srv.Comments(42)[0].Body; !strings.Contains(body, "add-divide") || strings.Contains(body, "changelog-entry") {
+		t.Fatalf("comment should hold only the calculator suite:\n%s", body)
+	}
+	out := r.file(r.output)
+	for _, want := range []string{"verdict<<", "fail", "check-run-id<<", "comment-url<<"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("outputs lack %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(r.file(r.summary), "add-divide") {
+		t.Error("step summary lacks the table")
+	}
+}
+
+func TestActionNoSuiteTouched(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Files = []map[string]any{{"filename": "docs/intro.md"}}
+	r := newRunner(t, srv, "pull_request", prEvent(false))
+	if code, log := r.run(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, log)
+	}
+	if runs := srv.CheckRuns(); len(runs) != 1 || runs[0].Conclusion != "success" || runs[0].Title != "No eval suites touched" {
+		t.Fatalf("check runs: %+v", runs)
+	}
+	if len(srv.Comments(42)) != 0 {
+		t.Fatal("commented although nothing ran")
+	}
+}
+
+func TestActionForkPullRequest(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	r := newRunner(t, srv, "pull_request", prEvent(true))
+	if code, log := r.run(); code != 0 {
+		t.Fatalf("exit %d\n%s", code, log)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("a fork PR made %d API requests", n)
+	}
+	if s := r.file(r.summary); !strings.Contains(s, "fork") {
+		t.Fatalf("summary does not explain:\n%s", s)
+	}
+}
+
+func comment(author string) map[string]any {
+	return map[string]any{"action": "created",
+		"issue":      map[string]any{"number": 42, "pull_request": map[string]any{"url": "x"}},
+		"comment":    map[string]any{"id": 555, "body": "/evalgate rerun evals/quality.eval.yaml", "user": map[string]any{"login": author}, "author_association": "MEMBER"},
+		"repository": map[string]any{"full_name": "acme/agents"}}
+}
+
+func TestActionRerunCommand(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Permissions = map[string]string{"alice": "write", "mallory": "read"}
+	srv.PR = map[string]any{"number": 42,
+		"head": map[string]any{"sha": headSHA, "repo": map[string]any{"full_name": "acme/agents"}},
+		"base": map[string]any{"sha": "0a1b2c3d", "repo": map[string]any{"full_name": "acme/agents"}}}
+
+	untrusted := newRunner(t, srv, "issue_comment", comment("mallory"))
+	if code, log := untrusted.run(); code != 0 || !strings.Contains(log, "write or admin permission required") {
+		t.Fatalf("untrusted: exit %d\n%s", code, log)
+	}
+	if len(srv.CheckRuns()) != 0 || len(srv.Reactions(555)) != 0 {
+		t.Fatal("an untrusted commenter triggered work")
+	}
+
+	trusted := newRunner(t, srv, "issue_comment", comment("alice"))
+	code, log := trusted.run()
+	if code != 0 {
+		t.Fatalf("trusted: exit %d\n%s", code, log)
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 1 || runs[0].HeadSHA != headSHA || runs[0].Conclusion != "success" {
+		t.Fatalf("rerun check run: %+v", runs)
+	}
+	if got := strings.Join(srv.Reactions(555), ","); got != "eyes,rocket" {
+		t.Fatalf("reactions %q", got)
+	}
+}

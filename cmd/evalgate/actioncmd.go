@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/evalgate/evalgate/internal/action"
+	"github.com/evalgate/evalgate/internal/engine"
+	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// secretVars are masked in the job log before anything else is printed.
+var secretVars = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY"}
+
+// actionCmd is the GitHub Action entry point (the container's default command).
+func actionCmd(ctx context.Context, e env, args []string) error {
+	fs := flag.NewFlagSet("action", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	dryRun := fs.Bool("dry-run", false, "print the comment and check-run payload instead of calling GitHub")
+	eventPath := fs.String("event", "", "event payload file (default $GITHUB_EVENT_PATH)")
+	eventName := fs.String("event-name", "", "event name (default $GITHUB_EVENT_NAME, or workflow_dispatch with --dry-run)")
+	repoDir := fs.String("repo", "", "repository directory (default $GITHUB_WORKSPACE, or the current directory)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return &exitError{code: exitUsage}
+	}
+	getenv := func(k string) string {
+		switch {
+		case k == "GITHUB_EVENT_PATH" && *eventPath != "":
+			return *eventPath
+		case k == "GITHUB_EVENT_NAME" && *eventName != "":
+			return *eventName
+		case k == "GITHUB_EVENT_NAME" && *dryRun && e.getenv(k) == "":
+			return "workflow_dispatch"
+		case k == "GITHUB_REPOSITORY" && *dryRun && e.getenv(k) == "":
+			return "local/dry-run"
+		}
+		return e.getenv(k)
+	}
+	act := githubactions.New(githubactions.WithGetenv(githubactions.GetenvFunc(getenv)), githubactions.WithWriter(e.stdout))
+	in, err := action.ParseInputs(act.GetInput)
+	if err != nil {
+		return usageErr("%w", err)
+	}
+	if !*dryRun {
+		for _, v := range append([]string{"INPUT_GITHUB_TOKEN"}, secretVars...) {
+			if s := getenv(v); s != "" {
+				act.AddMask(s)
+			}
+		}
+	}
+	ev, err := event.Load(getenv, os.ReadFile)
+	if err != nil {
+		return usageErr("%w", err)
+	}
+	root := *repoDir
+	if root == "" {
+		root = ev.Workspace
+	}
+	if root == "" {
+		root = "."
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return usageErr("repository directory: %w", err)
+	}
+	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Out: e.stdout, Root: root, Outputs: getenv("GITHUB_OUTPUT") != ""}
+	if !*dryRun {
+		if in.Token == "" {
+			return usageErr("input github_token is empty (the default is ${{ github.token }})")
+		}
+		gh, err := github.New(&http.Client{Timeout: time.Minute}, ev.APIURL, in.Token, e.github)
+		if err != nil {
+			return usageErr("%w", err)
+		}
+		d.GitHub = gh
+	}
+	d.Load = func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
+		files, err := suite.Discover([]string{root}, orPatterns(patterns))
+		if err != nil {
+			return nil, nil, err
+		}
+		l, err := loadFiles(files, root, e.getenv, e.stderr)
+		if err != nil {
+			return nil, nil, err
+		}
+		return l.suites, l.loadErrors, nil
+	}
+	w := newWiring(root, in.Targets, in.Target, in.Judge, e.getenv)
+	d.Execute = func(ctx context.Context, suites []*suite.Suite, loadErrs []*result.SuiteResult) (*result.Run, error) {
+		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds,
+			Target: w.target, Grader: w.grader, Progress: e.stderr, LoadErrors: loadErrs})
+	}
+	if code := action.Run(ctx, in, d); code != 0 {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+func orPatterns(p []string) []string {
+	if len(p) == 0 {
+		return suite.DefaultPatterns
+	}
+	return p
+}

@@ -1,0 +1,87 @@
+// Package action is evalgate as a GitHub Action: it reads the event, decides what to run
+// (the suites a pull request touches, or a trusted rerun command), runs them, and publishes
+// one sticky comment, a check run on the head commit, the step summary and the outputs.
+package action
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/reports"
+)
+
+// Inputs are the action's inputs (action.yml), read from INPUT_* variables.
+type Inputs struct {
+	Token           string
+	Suites          []string // globs; empty = AgentV's patterns
+	RunAllPaths     []string
+	Targets         string
+	Target          string
+	Judge           string
+	Workers         int
+	FailOn          reports.FailOn
+	Comment         string // always, on_failure, never
+	CheckName       string
+	Command         string
+	AllowForkReruns bool
+	CacheDir        string
+	ReportDir       string
+}
+
+// ParseInputs reads and checks the inputs; get is go-githubactions' GetInput.
+func ParseInputs(get func(string) string) (Inputs, error) {
+	in := Inputs{
+		Token:       get("github_token"),
+		Suites:      list(get("suites")),
+		RunAllPaths: list(get("run_all_paths")),
+		Targets:     get("targets"),
+		Target:      get("target"),
+		Judge:       get("judge"),
+		Workers:     4,
+		Comment:     or(get("comment"), "always"),
+		CheckName:   or(get("check_name"), "evalgate"),
+		Command:     or(get("command"), event.DefaultCommand),
+		CacheDir:    or(get("cache_dir"), ".evalgate/cache"),
+		ReportDir:   or(get("report_dir"), ".evalgate/report"),
+	}
+	var err error
+	if w := get("workers"); w != "" {
+		if in.Workers, err = strconv.Atoi(w); err != nil || in.Workers < 1 {
+			return in, fmt.Errorf("input workers must be a positive number, not %q", w)
+		}
+	}
+	if in.FailOn, err = reports.ParseFailOn(get("fail_on")); err != nil {
+		return in, fmt.Errorf("input fail_on: %w", err)
+	}
+	switch in.Comment {
+	case "always", "on_failure", "never":
+	default:
+		return in, fmt.Errorf("input comment must be always, on_failure or never, not %q", in.Comment)
+	}
+	if v := get("allow_fork_reruns"); v != "" {
+		if in.AllowForkReruns, err = strconv.ParseBool(v); err != nil {
+			return in, fmt.Errorf("input allow_fork_reruns must be true or false, not %q", v)
+		}
+	}
+	return in, nil
+}
+
+// list splits a multi-line or comma-separated input.
+func list(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == ',' }) {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

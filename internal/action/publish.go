@@ -1,0 +1,202 @@
+package action
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/reports"
+)
+
+// shortComment is the comment budget after GitHub refuses a full one with 422.
+const shortComment = 16 * 1024
+
+// publisher posts one run: the check run (opened before the run), the comment, the summary.
+type publisher struct {
+	d         *Deps
+	in        Inputs
+	p         plan
+	checkID   int64
+	checkURL  string
+	forbidden bool // the token cannot write (fork PR or missing permissions)
+}
+
+func (d *Deps) marker(in Inputs) string {
+	return fmt.Sprintf("<!-- evalgate:comment key=%s -->", in.CheckName)
+}
+
+// publisher opens the in_progress check run on the graded commit.
+func (d *Deps) publisher(ctx context.Context, in Inputs, p plan) *publisher {
+	pub := &publisher{d: d, in: in, p: p}
+	if d.GitHub == nil || p.sha == "" {
+		return pub
+	}
+	id, url, err := d.GitHub.CreateCheckRun(ctx, d.Event.Owner, d.Event.Repo, in.CheckName, p.sha, d.Event.RunURL(), "Running evals", "evalgate is running the eval suites for this commit.")
+	switch {
+	case errors.Is(err, github.ErrForbidden):
+		pub.forbidden = true
+		d.logf("evalgate: cannot create a check run (read-only token); results go to the job summary")
+	case err != nil:
+		d.logf("evalgate: create check run: %v", err)
+	default:
+		pub.checkID, pub.checkURL = id, url
+	}
+	return pub
+}
+
+// abort completes the check run when the run itself failed.
+func (pub *publisher) abort(ctx context.Context, cause error) {
+	if pub.checkID == 0 {
+		return
+	}
+	msg := fmt.Sprintf("evalgate could not complete the run: %v", cause)
+	if err := pub.d.GitHub.CompleteCheckRun(ctx, pub.d.Event.Owner, pub.d.Event.Repo, pub.checkID, pub.in.CheckName, "failure", "evalgate failed", msg, ""); err != nil {
+		pub.d.logf("evalgate: complete check run: %v", err)
+	}
+}
+
+// publish renders and posts a finished run; it returns the exit code of the gate.
+func (pub *publisher) publish(ctx context.Context, run *result.Run) int {
+	d, in := pub.d, pub.in
+	hint := "the job summary and " + in.ReportDir
+	check := reports.CheckRun(run, reports.CheckOptions{FailOn: in.FailOn, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root})
+	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: in.Command + " rerun", FailOn: in.FailOn}
+	sopts := reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, FailOn: in.FailOn}
+	if err := reports.WriteAll(in.ReportDir, run, reports.FilesOptions{Comment: copts, Summary: sopts, Check: reports.CheckOptions{FailOn: in.FailOn, RepoRoot: d.Root}, JUnit: reports.JUnitOptions{FailOn: in.FailOn}}); err != nil {
+		d.logf("evalgate: write reports: %v", err)
+	}
+	// The table carries judge reasoning and agent text: between stop-commands markers it
+	// cannot issue workflow commands (::add-mask::, ::error::) into the job log.
+	tok := stopToken()
+	fmt.Fprintf(d.Log, "::stop-commands::%s\n", tok)
+	if err := reports.Table(d.Log, run, reports.TableOptions{FailOn: in.FailOn}); err != nil {
+		d.logf("evalgate: table: %v", err)
+	}
+	fmt.Fprintf(d.Log, "::%s::\n", tok)
+	comment := reports.Comment(run, copts)
+	if d.GitHub == nil {
+		pub.dryRun(comment, check)
+	}
+	failed := check.Conclusion == "failure"
+	commentURL := ""
+	if d.GitHub != nil && pub.p.pr != 0 && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
+		commentURL = pub.comment(ctx, run, copts, comment)
+	}
+	if pub.checkID != 0 {
+		o, r := d.Event.Owner, d.Event.Repo
+		anns := make([]github.Annotation, len(check.Annotations))
+		for i, a := range check.Annotations {
+			anns[i] = github.Annotation{Path: a.Path, StartLine: a.StartLine, EndLine: a.EndLine, Level: a.Level, Title: a.Title, Message: a.Message, RawDetails: a.RawDetails}
+		}
+		if err := d.GitHub.AddAnnotations(ctx, o, r, pub.checkID, in.CheckName, check.Title, check.Summary, anns); err != nil {
+			d.logf("evalgate: annotations: %v", err)
+		}
+		if err := d.GitHub.CompleteCheckRun(ctx, o, r, pub.checkID, in.CheckName, check.Conclusion, check.Title, check.Summary, check.Text); err != nil {
+			d.logf("evalgate: complete check run: %v", err)
+		}
+	}
+	summary := reports.StepSummary(run, sopts)
+	if pub.forbidden {
+		summary = "> evalgate could not post a comment or check run (the token is read-only); the results are here.\n\n" + summary
+	}
+	d.summary(summary)
+	d.finish(in, run, string(run.Summary.Verdict), commentURL, pub.checkID)
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// comment posts the sticky comment, shortening it when GitHub says it is too long.
+func (pub *publisher) comment(ctx context.Context, run *result.Run, copts reports.CommentOptions, body string) string {
+	d := pub.d
+	url, err := d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, body)
+	if errors.Is(err, github.ErrBodyTooLong) {
+		copts.MaxBytes = shortComment
+		url, err = d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, reports.Comment(run, copts))
+	}
+	if errors.Is(err, github.ErrForbidden) {
+		pub.forbidden = true
+		d.logf("evalgate: cannot comment (read-only token); results go to the job summary")
+		return ""
+	}
+	if err != nil {
+		d.logf("evalgate: comment: %v", err)
+	}
+	return url
+}
+
+// dryRun prints what would be posted.
+func (pub *publisher) dryRun(comment string, check reports.CheckOutput) {
+	out := pub.d.Out
+	fmt.Fprintf(out, "=== comment (PR #%d, marker %s)\n%s\n", pub.p.pr, pub.d.marker(pub.in), comment)
+	payload := map[string]any{"name": pub.in.CheckName, "head_sha": pub.p.sha, "status": "completed", "conclusion": check.Conclusion,
+		"output": map[string]any{"title": check.Title, "summary": check.Summary, "text": check.Text, "annotations": check.Annotations}}
+	b, _ := json.MarshalIndent(payload, "", "  ")
+	fmt.Fprintf(out, "=== check run\n%s\n", b)
+}
+
+// noSuites reports a run with nothing to do as a success that says so.
+func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan, why map[string]string) {
+	const title = "No eval suites touched"
+	body := "This change touches no eval suite, file a suite reads, or `run_all_paths` glob, so no evals ran."
+	d.logf("evalgate: %s", title)
+	if d.GitHub != nil && p.sha != "" {
+		id, _, err := d.GitHub.CreateCheckRun(ctx, d.Event.Owner, d.Event.Repo, in.CheckName, p.sha, d.Event.RunURL(), title, body)
+		if err == nil {
+			err = d.GitHub.CompleteCheckRun(ctx, d.Event.Owner, d.Event.Repo, id, in.CheckName, "success", title, body, "")
+		}
+		if err != nil {
+			d.logf("evalgate: check run: %v", err)
+		}
+	} else if d.GitHub == nil {
+		fmt.Fprintf(d.Out, "=== check run\n{\"conclusion\": \"success\", \"title\": %q}\n", title)
+	}
+	d.summary("## evalgate: " + title + "\n\n" + body + "\n")
+	d.finish(in, nil, "pass", "", 0)
+}
+
+// summary appends Markdown to the step summary. go-githubactions panics when the file cannot
+// be written; that must not crash a run whose results are already posted.
+func (d *Deps) summary(md string) {
+	if d.Actions == nil || d.Event.StepSummary == "" {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			d.logf("evalgate: step summary: %v", r)
+		}
+	}()
+	d.Actions.AddStepSummary(md)
+}
+
+// finish sets the outputs: only values evalgate computed, never model text.
+func (d *Deps) finish(in Inputs, run *result.Run, verdict, commentURL string, checkID int64) {
+	if d.Actions == nil || !d.Outputs {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			d.logf("evalgate: outputs: %v", r)
+		}
+	}()
+	var s result.Summary
+	if run != nil {
+		s = run.Summary
+	}
+	set := d.Actions.SetOutput
+	set("verdict", verdict)
+	set("score", strconv.FormatFloat(s.Score, 'f', 4, 64))
+	set("passed", strconv.Itoa(s.Passed))
+	set("failed", strconv.Itoa(s.Failed))
+	set("errors", strconv.Itoa(s.Errors))
+	set("report-path", in.ReportDir)
+	set("comment-url", commentURL)
+	if checkID != 0 {
+		set("check-run-id", strconv.FormatInt(checkID, 10))
+	}
+}
