@@ -1,14 +1,14 @@
-// Package mock is the offline target: it answers every test with a fixed response, as
-// AgentV's mock provider does.
+// Package mock is the offline target: it answers every test with a fixed response (or a reply
+// recorded for that test), as AgentV's mock provider does. It is the offline LLM mock seen as a
+// target, so both read the same settings.
 package mock
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/llm"
+	llmmock "github.com/evalgate/evalgate/internal/llm/mock"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
@@ -19,61 +19,41 @@ const defaultResponse = `{"answer":"Mock provider response"}`
 
 // Target answers every test with the configured response.
 type Target struct {
-	response string
-	delay    time.Duration
-	err      string
+	client *llmmock.Client
 }
 
 var _ target.Target = (*Target)(nil)
 
-// New builds a mock target from a targets.yaml entry (response, delay_ms, error).
+// New builds a mock target from a targets.yaml entry (response, replies, delay_ms, error).
 func New(cfg *suite.TargetConfig) (*Target, error) {
-	t := &Target{response: defaultResponse}
-	switch r := cfg.Settings["response"].(type) {
-	case nil:
-	case string:
-		t.response = r
-	default:
-		b, err := json.Marshal(r)
-		if err != nil {
-			return nil, fmt.Errorf("mock target %s: response: %w", cfg.Name, err)
-		}
-		t.response = string(b)
-	}
-	if d, ok := number(cfg.Settings["delay_ms"]); ok {
-		t.delay = time.Duration(d) * time.Millisecond
-	}
-	if e, ok := cfg.Settings["error"].(string); ok {
-		t.err = e
-	}
-	return t, nil
-}
-
-// Run returns the response after the configured delay.
-func (t *Target) Run(ctx context.Context, _ *target.Request) (*result.Output, error) {
-	if t.delay > 0 {
-		timer := time.NewTimer(t.delay)
-		defer timer.Stop()
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-timer.C:
+	settings := cfg.Settings
+	if settings["response"] == nil && settings["replies"] == nil {
+		settings = map[string]any{"response": defaultResponse}
+		for k, v := range cfg.Settings {
+			settings[k] = v
 		}
 	}
-	if t.err != "" {
-		return nil, errors.New(t.err)
+	c, err := llmmock.New(settings, cfg.Dir)
+	if err != nil {
+		return nil, err
 	}
-	return &result.Output{Answer: t.response, DurationMS: t.delay.Milliseconds()}, nil
+	return &Target{client: c}, nil
 }
 
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case float64:
-		return n, true
+// Run returns the response for the test.
+func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, error) {
+	start := time.Now()
+	tag := llm.Tag{TestID: req.Test.ID}
+	if req.Suite != nil {
+		tag.Suite = req.Suite.Name
 	}
-	return 0, false
+	resp, err := t.client.Complete(ctx, &llm.Request{Messages: []llm.Message{{Role: "user", Content: req.Prompt}}, Tag: tag})
+	if err != nil {
+		return nil, err
+	}
+	return &result.Output{
+		Answer:     resp.Text,
+		DurationMS: time.Since(start).Milliseconds(),
+		Usage:      result.Usage{InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens},
+	}, nil
 }
