@@ -183,3 +183,39 @@ func TestActionRerunCommand(t *testing.T) {
 		t.Fatalf("reactions %q", got)
 	}
 }
+
+func TestActionReadOnlyTokenFallsBackToSummary(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml"}}
+	forbidden := githubtest.Fault{Status: 403, Body: `{"message":"Resource not accessible by integration"}`, Times: 10}
+	srv.Fail(githubtest.CreateCheck, forbidden)
+	srv.Fail(githubtest.CreateComment, forbidden)
+	r := newRunner(t, srv, "pull_request", prEvent(false))
+	code, log := r.run()
+	if code != 1 {
+		t.Fatalf("exit %d: the gate still follows the results\n%s", code, log)
+	}
+	if srv.Count(githubtest.CreateCheck) != 1 || srv.Count(githubtest.CreateComment) != 0 {
+		t.Fatalf("a 403 was retried or writes went on: %d check creates, %d comment creates", srv.Count(githubtest.CreateCheck), srv.Count(githubtest.CreateComment))
+	}
+	if s := r.file(r.summary); !strings.Contains(s, "read-only") || !strings.Contains(s, "add-divide") {
+		t.Fatalf("summary lacks the fallback:\n%s", s)
+	}
+}
+
+func TestActionCommentTooLongIsShortened(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml"}}
+	srv.Fail(githubtest.CreateComment, githubtest.Fault{Status: 422,
+		Body: `{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`})
+	r := newRunner(t, srv, "pull_request", prEvent(false))
+	if code, log := r.run(); code != 1 {
+		t.Fatalf("exit %d\n%s", code, log)
+	}
+	c := srv.Comments(42)
+	if len(c) != 1 || len(c[0].Body) > 16*1024 || strings.Count(c[0].Body, "<details>") != strings.Count(c[0].Body, "</details>") {
+		t.Fatalf("want one shortened, balanced comment; got %d", len(c))
+	}
+}

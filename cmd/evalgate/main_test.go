@@ -133,3 +133,35 @@ func TestQuickstart(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineRegression compares a failing run with a passing baseline of the same tests.
+func TestBaselineRegression(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	if code, _, stderr := invoke(t, "run", "--root", "testdata/pass", "--out", base, "testdata/pass"); code != 0 {
+		t.Fatalf("baseline run: %d %s", code, stderr)
+	}
+	// The same suite with the mock answering "5" regresses two-plus-two from pass to fail.
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "evals"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	suite, _ := os.ReadFile("testdata/pass/evals/math.eval.yaml")
+	targets := "targets:\n  - name: default\n    provider: mock\n    response: \"The answer is 5.\"\n"
+	for name, body := range map[string]string{"evals/math.eval.yaml": string(suite), "targets.yaml": targets} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	baseline := filepath.Join(base, "results.json")
+	code, stdout, stderr := invoke(t, "run", "--root", dir, "--baseline", baseline, "--fail-on", "never", "--fail-on-regression", dir)
+	if code != 1 || !strings.Contains(stderr, "regression") {
+		t.Fatalf("exit %d, want 1 on a regression\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if code, _, _ := invoke(t, "run", "--root", dir, "--baseline", baseline, "--fail-on", "never", dir); code != 0 {
+		t.Fatalf("without --fail-on-regression: exit %d", code)
+	}
+	if code, _, stderr := invoke(t, "run", "--fail-on-regression", dir); code != 2 || !strings.Contains(stderr, "needs --baseline") {
+		t.Fatalf("flag check: %d %s", code, stderr)
+	}
+}

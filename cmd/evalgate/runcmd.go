@@ -28,6 +28,7 @@ type runOptions struct {
 	format     string
 	root       string
 	baseline   string
+	regress    bool
 	paths      []string
 }
 
@@ -46,6 +47,7 @@ func parseRun(args []string, e env) (*runOptions, error) {
 	fs.StringVar(&o.out, "out", "", "write report files (results.json, comment.md, …) to this directory")
 	fs.StringVar(&o.format, "format", "table", "stdout format: table or json")
 	fs.StringVar(&o.baseline, "baseline", "", "results.json of a base run: show per-test and per-criterion deltas")
+	fs.BoolVar(&o.regress, "fail-on-regression", false, "with --baseline: fail the gate when a test or criterion regressed")
 	fs.StringVar(&o.root, "root", "", "repository root (default: the git work tree of the first path)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -58,6 +60,8 @@ func parseRun(args []string, e env) (*runOptions, error) {
 		return nil, usageErr("--threshold must be between 0 and 1")
 	case o.borderline < 0 || o.borderline > 1:
 		return nil, usageErr("--borderline must be between 0 and 1")
+	case o.regress && o.baseline == "":
+		return nil, usageErr("--fail-on-regression needs --baseline")
 	case o.format != "table" && o.format != "json":
 		return nil, usageErr("--format must be table or json, not %q", o.format)
 	}
@@ -112,7 +116,8 @@ func runCmd(ctx context.Context, e env, args []string) error {
 		LoadErrors: l.loadErrors,
 	})
 	failOn, _ := reports.ParseFailOn(o.failOn)
-	if err := report(e, o, run, failOn); err != nil {
+	cmp, err := report(e, o, run, failOn)
+	if err != nil {
 		return err
 	}
 	if runErr != nil {
@@ -121,14 +126,18 @@ func runCmd(ctx context.Context, e env, args []string) error {
 	if reports.Conclusion(run, failOn) == "failure" {
 		return gateFailed
 	}
+	if o.regress && cmp != nil && cmp.Regressions() > 0 {
+		fmt.Fprintf(e.stderr, "evalgate: %d regression(s) against %s\n", cmp.Regressions(), o.baseline)
+		return gateFailed
+	}
 	return nil
 }
 
 // report prints the run and writes the report files.
-func report(e env, o *runOptions, run *result.Run, failOn reports.FailOn) error {
+func report(e env, o *runOptions, run *result.Run, failOn reports.FailOn) (*reports.Comparison, error) {
 	cmp, err := baseline(o.baseline, run)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if o.format == "json" {
 		err = reports.WriteResults(e.stdout, run)
@@ -136,10 +145,10 @@ func report(e env, o *runOptions, run *result.Run, failOn reports.FailOn) error 
 		err = reports.Table(e.stdout, run, reports.TableOptions{FailOn: failOn, Baseline: cmp})
 	}
 	if err != nil {
-		return fmt.Errorf("print results: %w", err)
+		return nil, fmt.Errorf("print results: %w", err)
 	}
 	if o.out == "" {
-		return nil
+		return cmp, nil
 	}
 	opts := reports.FilesOptions{
 		Comment: reports.CommentOptions{FailOn: failOn, Baseline: cmp},
@@ -148,9 +157,9 @@ func report(e env, o *runOptions, run *result.Run, failOn reports.FailOn) error 
 		JUnit:   reports.JUnitOptions{FailOn: failOn},
 	}
 	if err := reports.WriteAll(o.out, run, opts); err != nil {
-		return fmt.Errorf("write reports to %s: %w", o.out, err)
+		return nil, fmt.Errorf("write reports to %s: %w", o.out, err)
 	}
-	return nil
+	return cmp, nil
 }
 
 // baseline reads a base run's results.json and compares the run with it ("" = no comparison).

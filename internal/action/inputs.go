@@ -28,6 +28,9 @@ type Inputs struct {
 	AllowForkReruns bool
 	CacheDir        string
 	ReportDir       string
+	// Baseline is a results.json of a base run (e.g. a downloaded artifact) to compare with.
+	Baseline         string
+	FailOnRegression bool
 }
 
 // ParseInputs reads and checks the inputs; get is go-githubactions' GetInput.
@@ -59,6 +62,12 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 	case "always", "on_failure", "never":
 	default:
 		return in, fmt.Errorf("input comment must be always, on_failure or never, not %q", in.Comment)
+	}
+	in.Baseline = get("baseline")
+	if v := get("fail_on_regression"); v != "" {
+		if in.FailOnRegression, err = strconv.ParseBool(v); err != nil {
+			return in, fmt.Errorf("input fail_on_regression must be true or false, not %q", v)
+		}
 	}
 	if v := get("allow_fork_reruns"); v != "" {
 		if in.AllowForkReruns, err = strconv.ParseBool(v); err != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/evalgate/evalgate/internal/github"
@@ -63,10 +65,15 @@ func (pub *publisher) abort(ctx context.Context, cause error) {
 func (pub *publisher) publish(ctx context.Context, run *result.Run) int {
 	d, in := pub.d, pub.in
 	hint := "the job summary and " + in.ReportDir
-	check := reports.CheckRun(run, reports.CheckOptions{FailOn: in.FailOn, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root})
-	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: in.Command + " rerun", FailOn: in.FailOn}
-	sopts := reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, FailOn: in.FailOn}
-	if err := reports.WriteAll(in.ReportDir, run, reports.FilesOptions{Comment: copts, Summary: sopts, Check: reports.CheckOptions{FailOn: in.FailOn, RepoRoot: d.Root}, JUnit: reports.JUnitOptions{FailOn: in.FailOn}}); err != nil {
+	cmp := d.baseline(in, run)
+	check := reports.CheckRun(run, reports.CheckOptions{FailOn: in.FailOn, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, Baseline: cmp})
+	if in.FailOnRegression && cmp != nil && cmp.Regressions() > 0 && check.Conclusion != "failure" {
+		check.Conclusion = "failure"
+		check.Title = fmt.Sprintf("%d regression(s) against the baseline; %s", cmp.Regressions(), check.Title)
+	}
+	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: in.Command + " rerun", FailOn: in.FailOn, Baseline: cmp}
+	sopts := reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, FailOn: in.FailOn, Baseline: cmp}
+	if err := reports.WriteAll(in.ReportDir, run, reports.FilesOptions{Comment: copts, Summary: sopts, Check: reports.CheckOptions{FailOn: in.FailOn, RepoRoot: d.Root, Baseline: cmp}, JUnit: reports.JUnitOptions{FailOn: in.FailOn}}); err != nil {
 		d.logf("evalgate: write reports: %v", err)
 	}
 	// The table carries judge reasoning and agent text: between stop-commands markers it
@@ -199,4 +206,28 @@ func (d *Deps) finish(in Inputs, run *result.Run, verdict, commentURL string, ch
 	if checkID != 0 {
 		set("check-run-id", strconv.FormatInt(checkID, 10))
 	}
+}
+
+// baseline reads the base run to compare with; a missing or unreadable baseline is logged and
+// the run is reported without deltas (the first run on a branch has none).
+func (d *Deps) baseline(in Inputs, run *result.Run) *reports.Comparison {
+	if in.Baseline == "" {
+		return nil
+	}
+	path := in.Baseline
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(d.Root, path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		d.logf("evalgate: baseline: %v (reporting without deltas)", err)
+		return nil
+	}
+	defer f.Close()
+	base, err := reports.ReadResults(f)
+	if err != nil {
+		d.logf("evalgate: baseline %s: %v (reporting without deltas)", in.Baseline, err)
+		return nil
+	}
+	return reports.Compare(base, run, reports.DefaultNoise)
 }
