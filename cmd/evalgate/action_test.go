@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -217,5 +218,65 @@ func TestActionCommentTooLongIsShortened(t *testing.T) {
 	c := srv.Comments(42)
 	if len(c) != 1 || len(c[0].Body) > 16*1024 || strings.Count(c[0].Body, "<details>") != strings.Count(c[0].Body, "</details>") {
 		t.Fatalf("want one shortened, balanced comment; got %d", len(c))
+	}
+}
+
+func TestActionConclusions(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		file, conclusion string
+		code             int
+	}{
+		{"evals/quality.eval.yaml", "success", 0},       // pass
+		{"evals/review-legacy.eval.yaml", "neutral", 0}, // borderline
+		{"evals/calculator.eval.yaml", "failure", 1},    // a required gate fails
+		{"evals/changelog.eval.yaml", "failure", 1},     // the judge never returns a criterion: error
+	} {
+		t.Run(tc.conclusion+" "+tc.file, func(t *testing.T) {
+			t.Parallel()
+			srv := githubtest.New(t)
+			srv.Files = []map[string]any{{"filename": tc.file}}
+			r := newRunner(t, srv, "pull_request", prEvent(false))
+			code, log := r.run()
+			runs := srv.CheckRuns()
+			if code != tc.code || len(runs) != 1 || runs[0].Conclusion != tc.conclusion || runs[0].HeadSHA != headSHA {
+				t.Fatalf("exit %d, check runs %+v; want exit %d and %s\n%s", code, runs, tc.code, tc.conclusion, log)
+			}
+		})
+	}
+}
+
+func TestActionAnnotationsInBatches(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Files = []map[string]any{{"filename": "evals/many.eval.yaml"}}
+	r := newRunner(t, srv, "pull_request", prEvent(false))
+	var suite, reply strings.Builder
+	suite.WriteString("name: many\nexecution:\n  target: canned\ntests:\n  - id: everything\n    input: do it all\n    assertions:\n      - type: rubrics\n        criteria:\n")
+	reply.WriteString(`{"checks":[`)
+	for i := range 120 {
+		fmt.Fprintf(&suite, "          - {id: c%03d, outcome: criterion %d}\n", i, i)
+		if i > 0 {
+			reply.WriteString(",")
+		}
+		fmt.Fprintf(&reply, `{"id":"c%03d","satisfied":false,"reasoning":"no"}`, i)
+	}
+	reply.WriteString(`]}`)
+	targets := "targets:\n  - name: canned\n    provider: mock\n    response: done\n    grader_target: judge\n  - name: judge\n    provider: mock\n    response: '" + reply.String() + "'\n"
+	ws := r.env["GITHUB_WORKSPACE"]
+	for name, body := range map[string]string{"evals/many.eval.yaml": suite.String(), "evals/targets.yaml": targets} {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, log := r.run(); code != 1 {
+		t.Fatalf("exit %d\n%s", code, log)
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 1 || fmt.Sprint(runs[0].Batches) != "[50 50 20]" {
+		t.Fatalf("annotation batches %v, want [50 50 20]", runs[0].Batches)
+	}
+	if line, _ := runs[0].Annotations[0]["start_line"].(float64); line != 10 {
+		t.Fatalf("first annotation on line %v, want the criterion's line 10", line)
 	}
 }
