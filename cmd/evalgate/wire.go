@@ -9,6 +9,7 @@ import (
 	llmmock "github.com/evalgate/evalgate/internal/llm/mock"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
+	"github.com/evalgate/evalgate/internal/target/cli"
 	"github.com/evalgate/evalgate/internal/target/mock"
 	"github.com/evalgate/evalgate/internal/target/replay"
 )
@@ -109,6 +110,8 @@ func newTarget(cfg *suite.TargetConfig) (target.Target, error) {
 		return mock.New(cfg)
 	case "replay":
 		return replay.New(cfg)
+	case "cli":
+		return cli.New(cfg)
 	}
 	return nil, fmt.Errorf("%s: target %s: provider %q is not supported as a target", cfg.Pos, cfg.Name, cfg.Provider)
 }

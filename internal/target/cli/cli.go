@@ -1,0 +1,215 @@
+// Package cli runs an agent as a command (AgentV's cli provider): the command template gets
+// the prompt and an output file, the agent's answer and tool calls come from that file (or its
+// stdout), and a timeout or cancellation kills the agent's whole process group.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/internal/target"
+)
+
+// Limits on what an agent can make evalgate hold.
+const (
+	// MaxOutput caps captured stdout and stderr each; the rest is drained and dropped so the
+	// agent never blocks on a full pipe.
+	MaxOutput = 8 << 20
+	// DefaultTimeout bounds one agent run (timeout_seconds overrides it).
+	DefaultTimeout = 5 * time.Minute
+	// killGrace is how long the process group has between SIGTERM and SIGKILL.
+	killGrace = 2 * time.Second
+)
+
+var placeholders = map[string]bool{"PROMPT": true, "PROMPT_FILE": true, "OUTPUT_FILE": true, "FILES": true, "EVAL_ID": true, "ATTEMPT": true}
+
+var placeholder = regexp.MustCompile(`\{([A-Z_]+)\}`)
+
+// Target runs a command per test.
+type Target struct {
+	name    string
+	command string
+	timeout time.Duration
+	cwd     string
+	env     []string
+}
+
+var _ target.Target = (*Target)(nil)
+
+// New builds a cli target from a targets.yaml entry, checking the command's placeholders.
+func New(cfg *suite.TargetConfig) (*Target, error) {
+	cmd, _ := cfg.Settings["command"].(string)
+	if strings.TrimSpace(cmd) == "" {
+		return nil, fmt.Errorf("cli target %s: command is required", cfg.Name)
+	}
+	for _, m := range placeholder.FindAllStringSubmatch(cmd, -1) {
+		if !placeholders[m[1]] {
+			return nil, fmt.Errorf("cli target %s: unknown placeholder {%s} (use PROMPT, PROMPT_FILE, OUTPUT_FILE, FILES, EVAL_ID or ATTEMPT)", cfg.Name, m[1])
+		}
+	}
+	t := &Target{name: cfg.Name, command: cmd, timeout: DefaultTimeout, cwd: cfg.Dir}
+	if s, ok := number(cfg.Settings["timeout_seconds"]); ok && s > 0 {
+		t.timeout = time.Duration(s * float64(time.Second))
+	}
+	if c, ok := cfg.Settings["cwd"].(string); ok && c != "" {
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(cfg.Dir, c)
+		}
+		t.cwd = c
+	}
+	if env, ok := cfg.Settings["env"].(map[string]any); ok {
+		for k, v := range env {
+			t.env = append(t.env, fmt.Sprintf("%s=%v", k, v))
+		}
+	}
+	return t, nil
+}
+
+// Run starts the agent for one test and reads its answer.
+func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, error) {
+	tmp, err := os.MkdirTemp("", "evalgate-cli-")
+	if err != nil {
+		return nil, fmt.Errorf("agent %s: %w", t.name, err)
+	}
+	defer os.RemoveAll(tmp)
+	promptFile, outputFile := filepath.Join(tmp, "prompt.md"), filepath.Join(tmp, "output.json")
+	if err := os.WriteFile(promptFile, []byte(req.Prompt), 0o600); err != nil {
+		return nil, fmt.Errorf("agent %s: %w", t.name, err)
+	}
+	usesOutput := strings.Contains(t.command, "{OUTPUT_FILE}")
+	command := t.render(req, promptFile, outputFile)
+	cwd := t.cwd
+	if req.Workspace != "" {
+		cwd = req.Workspace
+	}
+	start := time.Now()
+	stdout, stderr, err := t.exec(ctx, command, cwd)
+	if err != nil {
+		return nil, err
+	}
+	if req.Workspace != "" {
+		if _, err := os.Stat(req.Workspace); err != nil {
+			return nil, fmt.Errorf("agent %s deleted its workspace %s", t.name, req.Workspace)
+		}
+	}
+	raw := stdout
+	if usesOutput {
+		b, err := readCapped(outputFile)
+		if err != nil {
+			return nil, fmt.Errorf("agent %s wrote no output file: %w (stderr: %s)", t.name, err, tail(stderr))
+		}
+		raw = b
+	}
+	out, err := parseOutput(raw)
+	if err != nil {
+		return nil, fmt.Errorf("agent %s: %w", t.name, err)
+	}
+	if strings.TrimSpace(out.Answer) == "" {
+		return nil, fmt.Errorf("agent %s returned an empty answer", t.name)
+	}
+	if out.DurationMS == 0 {
+		out.DurationMS = time.Since(start).Milliseconds()
+	}
+	out.Workspace = req.Workspace
+	return out, nil
+}
+
+// render substitutes the placeholders, each shell-quoted.
+func (t *Target) render(req *target.Request, promptFile, outputFile string) string {
+	var files []string
+	if req.Test != nil {
+		files = req.Test.InputFiles
+	}
+	quotedFiles := make([]string, len(files))
+	for i, f := range files {
+		quotedFiles[i] = quote(f)
+	}
+	id := ""
+	if req.Test != nil {
+		id = req.Test.ID
+	}
+	values := map[string]string{
+		"PROMPT": quote(req.Prompt), "PROMPT_FILE": quote(promptFile), "OUTPUT_FILE": quote(outputFile),
+		"FILES": strings.Join(quotedFiles, " "), "EVAL_ID": quote(id), "ATTEMPT": quote(fmt.Sprint(max(req.Attempt, 1))),
+	}
+	return placeholder.ReplaceAllStringFunc(t.command, func(m string) string {
+		return values[m[1:len(m)-1]]
+	})
+}
+
+// quote makes s one shell word.
+func quote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// exec runs the command in its own process group. On timeout or cancellation the whole group
+// gets SIGTERM then SIGKILL, and after a normal exit the group is killed too, so no child the
+// agent forked outlives its test.
+func (t *Target) exec(ctx context.Context, command, cwd string) ([]byte, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, t.timeout)
+	defer cancel()
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), t.env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, stderr := &capped{max: MaxOutput}, &capped{max: MaxOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = killGrace
+	if err := cmd.Start(); err != nil {
+		return nil, nil, fmt.Errorf("agent %s: start: %w", t.name, err)
+	}
+	pgid := cmd.Process.Pid
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+		_ = syscall.Kill(-pgid, syscall.SIGKILL) // stragglers the agent left behind
+	case <-ctx.Done():
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		select {
+		case <-done:
+			_ = syscall.Kill(-pgid, syscall.SIGKILL) // children that outlived the agent
+		case <-time.After(killGrace):
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			<-done
+		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, nil, fmt.Errorf("agent %s timed out after %s; killed its process group", t.name, t.timeout)
+		}
+		return nil, nil, fmt.Errorf("agent %s: %w", t.name, ctx.Err())
+	}
+	// A child the agent left running can hold its output pipes open past WaitDelay; the agent
+	// itself succeeded, and the group kill above has ended the child.
+	if errors.Is(err, exec.ErrWaitDelay) {
+		err = nil
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return nil, nil, fmt.Errorf("agent %s exited with code %d: %s", t.name, ee.ExitCode(), tail(stderr.Bytes()))
+		}
+		return nil, nil, fmt.Errorf("agent %s: %w", t.name, err)
+	}
+	return stdout.Bytes(), stderr.Bytes(), nil
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case float64:
+		return n, true
+	}
+	return 0, false
+}

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/internal/target"
+)
+
+func newAgent(t *testing.T, settings map[string]any) *Target {
+	t.Helper()
+	script, _ := filepath.Abs("testdata/agent.sh")
+	s := map[string]any{"command": script + " {PROMPT} {OUTPUT_FILE}", "timeout_seconds": 5}
+	for k, v := range settings {
+		s[k] = v
+	}
+	tg, err := New(&suite.TargetConfig{Name: "scripted", Settings: s, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+func req(prompt, ws string) *target.Request {
+	return &target.Request{Suite: &suite.Suite{Name: "s"}, Test: &suite.Test{ID: "t"}, Prompt: prompt, Attempt: 1, Workspace: ws}
+}
+
+func TestGoodAgent(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	out, err := newAgent(t, nil).Run(context.Background(), req("good", ws))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Answer != "Created app.py" || len(out.ToolCalls) != 1 || out.ToolCalls[0].Tool != "Write" || out.Usage.InputTokens != 120 || out.Usage.CostUSD != 0.002 {
+		t.Fatalf("%+v", out)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "app.py")); err != nil {
+		t.Fatal("the agent did not run in its workspace")
+	}
+	out, err = newAgent(t, nil).Run(context.Background(), req("plain", ws))
+	if err != nil || out.Answer != "just text" {
+		t.Fatalf("plain text answer: %+v %v", out, err)
+	}
+}
+
+func TestMisbehavingAgents(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		mode, want string
+		settings   map[string]any
+	}{
+		{"exit3", "exited with code 3: something broke", nil},
+		{"flood", "", nil}, // 100 MB on stdout while the answer is in the output file: fine
+		{"hang", "timed out after 1s; killed its process group", map[string]any{"timeout_seconds": 1}},
+		{"badjson", "not valid JSON", nil},
+		{"empty", "returned an empty answer", nil},
+		{"rmws", "deleted its workspace", nil},
+		{"'; echo injected; '", "exited with code 2: unknown mode", nil}, // the prompt cannot escape its quoting
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
+			ws := filepath.Join(t.TempDir(), "ws")
+			if err := os.Mkdir(ws, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			_, err := newAgent(t, tt.settings).Run(context.Background(), req(tt.mode, ws))
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFloodIsCapped(t *testing.T) {
+	t.Parallel()
+	// An agent printing 100 MB to stdout (its answer) is capped, not buffered whole.
+	tg2, err := New(&suite.TargetConfig{Name: "flood", Dir: t.TempDir(), Settings: map[string]any{"command": "head -c 100000000 /dev/zero | tr '\\0' y"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := tg2.Run(context.Background(), req("x", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Answer) != MaxOutput {
+		t.Fatalf("answer is %d bytes, want the %d cap", len(out.Answer), MaxOutput)
+	}
+}
+
+func TestLingeringChildIsKilled(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	tg := newAgent(t, map[string]any{"env": map[string]any{"PIDFILE": pidFile}})
+	if _, err := tg.Run(context.Background(), req("linger", t.TempDir())); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("child %d outlived its test", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestCommandTemplate(t *testing.T) {
+	t.Parallel()
+	if _, err := New(&suite.TargetConfig{Name: "x", Settings: map[string]any{"command": "agent {PROMT}"}}); err == nil || !strings.Contains(err.Error(), "unknown placeholder {PROMT}") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := New(&suite.TargetConfig{Name: "x", Settings: map[string]any{}}); err == nil {
+		t.Fatal("missing command accepted")
+	}
+	tg := &Target{command: "run {PROMPT} {EVAL_ID} {ATTEMPT} {FILES}"}
+	got := tg.render(&target.Request{Test: &suite.Test{ID: "t1", InputFiles: []string{"a b.txt"}}, Prompt: "it's", Attempt: 2}, "/p", "/o")
+	if want := `run 'it'\''s' 't1' '2' 'a b.txt'`; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}
