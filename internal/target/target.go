@@ -7,6 +7,8 @@ package target
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -27,4 +29,24 @@ type Request struct {
 	Attempt int
 	// Workspace is the prepared scratch directory the agent runs in ("" = none).
 	Workspace string
+}
+
+// MessageText reads an AgentV message's content: a string, or content blocks whose text parts
+// are joined by newlines; anything else is its JSON text.
+func MessageText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct{ Type, Text, Value string }
+	if json.Unmarshal(raw, &blocks) == nil {
+		var parts []string
+		for _, b := range blocks {
+			if b.Type == "text" || b.Type == "" {
+				parts = append(parts, b.Text+b.Value)
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return strings.TrimSpace(string(raw))
 }

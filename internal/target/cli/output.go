@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/target"
 )
 
 // capped keeps the first max bytes written and counts the rest. The buffer is a named field,
@@ -102,7 +103,7 @@ func parseOutput(raw []byte) (*result.Output, error) {
 	}
 	out := &result.Output{Answer: ao.Text, DurationMS: ao.DurationMS}
 	for _, m := range msgs {
-		text := content(m.Content)
+		text := target.MessageText(m.Content)
 		out.Messages = append(out.Messages, result.Message{Role: m.Role, Content: text, ToolCalls: m.ToolCalls})
 		out.ToolCalls = append(out.ToolCalls, m.ToolCalls...)
 		if m.Role == "assistant" && text != "" {
@@ -114,22 +115,4 @@ func parseOutput(raw []byte) (*result.Output, error) {
 	}
 	out.Usage.CostUSD = ao.CostUSD
 	return out, nil
-}
-
-func content(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var blocks []struct{ Type, Text, Value string }
-	if json.Unmarshal(raw, &blocks) == nil {
-		var parts []string
-		for _, b := range blocks {
-			if b.Type == "text" || b.Type == "" {
-				parts = append(parts, b.Text+b.Value)
-			}
-		}
-		return strings.Join(parts, "\n")
-	}
-	return strings.TrimSpace(string(raw))
 }

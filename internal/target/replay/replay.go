@@ -124,7 +124,7 @@ func (t *Target) Run(_ context.Context, req *target.Request) (*result.Output, er
 		out.Usage.InputTokens, out.Usage.OutputTokens, out.Usage.CachedTokens = r.TokenUsage.Input, r.TokenUsage.Output, r.TokenUsage.Cached
 	}
 	for _, m := range r.Output {
-		msg := result.Message{Role: m.Role, Content: content(m.Content), ToolCalls: m.ToolCalls}
+		msg := result.Message{Role: m.Role, Content: target.MessageText(m.Content), ToolCalls: m.ToolCalls}
 		out.Messages = append(out.Messages, msg)
 		out.ToolCalls = append(out.ToolCalls, m.ToolCalls...)
 		if m.Role == "assistant" && msg.Content != "" {
@@ -138,27 +138,4 @@ func (t *Target) Run(_ context.Context, req *target.Request) (*result.Output, er
 		out.Answer = *r.Text
 	}
 	return out, nil
-}
-
-// content reads message content: a string, or content blocks whose text parts are joined.
-func content(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var blocks []struct {
-		Type  string `json:"type"`
-		Text  string `json:"text"`
-		Value string `json:"value"`
-	}
-	if json.Unmarshal(raw, &blocks) == nil {
-		var parts []string
-		for _, b := range blocks {
-			if b.Type == "text" || b.Type == "" {
-				parts = append(parts, b.Text+b.Value)
-			}
-		}
-		return strings.Join(parts, "\n")
-	}
-	return string(raw)
 }
