@@ -100,7 +100,7 @@ func actionCmd(ctx context.Context, e env, args []string) error {
 	w := newWiring(root, in.Targets, in.Target, in.Judge, e.getenv)
 	d.Execute = func(ctx context.Context, suites []*suite.Suite, loadErrs []*result.SuiteResult) (*result.Run, error) {
 		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds,
-			Target: w.target, Grader: w.grader, Progress: e.stderr, LoadErrors: loadErrs})
+			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
 	}
 	if code := action.Run(ctx, in, d); code != 0 {
 		return &exitError{code: code}

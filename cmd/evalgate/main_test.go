@@ -165,3 +165,31 @@ func TestBaselineRegression(t *testing.T) {
 		t.Fatalf("flag check: %d %s", code, stderr)
 	}
 }
+
+// TestCLIAgentInWorkspace runs a real command agent in per-test copies of a template: the diff
+// of what it changed is the test's file_changes, and the failed test's workspace is kept.
+func TestCLIAgentInWorkspace(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := invoke(t, "run", "--root", "testdata/agent", "--format", "json", "testdata/agent")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var run result.Run
+	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+		t.Fatal(err)
+	}
+	ok, bad := run.Suites[0].Tests[0], run.Suites[0].Tests[1]
+	if ok.Verdict != result.Pass || ok.Output == nil || !strings.Contains(ok.Output.FileChanges, "+world") || ok.Workspace != "" {
+		t.Fatalf("append: %s %+v workspace %q", ok.Verdict, ok.Output, ok.Workspace)
+	}
+	if bad.Verdict != result.Error || !strings.Contains(bad.Error, "exited with code 4: cannot do that") || bad.Workspace == "" {
+		t.Fatalf("refuse: %s %q workspace %q", bad.Verdict, bad.Error, bad.Workspace)
+	}
+	if b, err := os.ReadFile(filepath.Join(bad.Workspace, "README.md")); err != nil || string(b) != "hello\n" {
+		t.Fatalf("kept workspace: %q %v", b, err)
+	}
+	os.RemoveAll(bad.Workspace)
+	if b, _ := os.ReadFile("testdata/agent/evals/ws/README.md"); string(b) != "hello\n" {
+		t.Fatal("the agent changed the template itself")
+	}
+}

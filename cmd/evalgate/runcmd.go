@@ -112,6 +112,7 @@ func runCmd(ctx context.Context, e env, args []string) error {
 		Thresholds: th,
 		Target:     w.target,
 		Grader:     w.grader,
+		Workspace:  w.workspace,
 		Progress:   e.stderr,
 		LoadErrors: l.loadErrors,
 	})

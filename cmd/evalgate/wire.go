@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
+	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/judge"
 	llmmock "github.com/evalgate/evalgate/internal/llm/mock"
@@ -12,6 +14,7 @@ import (
 	"github.com/evalgate/evalgate/internal/target/cli"
 	"github.com/evalgate/evalgate/internal/target/mock"
 	"github.com/evalgate/evalgate/internal/target/replay"
+	"github.com/evalgate/evalgate/internal/workspace"
 )
 
 // wiring resolves targets and judges from targets.yaml files. Each targets file, target and
@@ -171,4 +174,22 @@ func newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
 		return &judge.Judge{Client: c, Name: cfg.Name}, nil
 	}
 	return nil, fmt.Errorf("%s: judge %s: provider %q cannot grade in this version", cfg.Pos, cfg.Name, cfg.Provider)
+}
+
+// workspace prepares a per-test copy of a workspace template. Hooks and shared isolation are
+// not supported yet: such a test fails at setup with that reason rather than running without
+// them.
+func (w *wiring) workspace(ctx context.Context, s *suite.Suite, t *suite.Test, ws *suite.Workspace) (engine.Workspace, error) {
+	h := ws.Hooks
+	if h.BeforeAll != nil || h.BeforeEach != nil || h.AfterEach != nil || h.AfterAll != nil {
+		return nil, fmt.Errorf("%s: workspace hooks are not supported by this version of evalgate", ws.Pos)
+	}
+	if ws.Isolation == "shared" {
+		return nil, fmt.Errorf("%s: workspace isolation shared is not supported by this version of evalgate (use per_test)", ws.Pos)
+	}
+	dir, err := workspace.Prepare(ctx, "", ws.Template)
+	if err != nil {
+		return nil, err
+	}
+	return dir, nil
 }

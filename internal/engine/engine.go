@@ -45,6 +45,18 @@ type Config struct {
 	Now func() time.Time
 	// LoadErrors are suites that could not be loaded; they are reported with the run.
 	LoadErrors []*result.SuiteResult
+	// Workspace prepares the scratch directory of a test that declares a workspace; nil means
+	// such tests fail at setup rather than run somewhere unintended.
+	Workspace func(ctx context.Context, s *suite.Suite, t *suite.Test, ws *suite.Workspace) (Workspace, error)
+}
+
+// Workspace is a prepared scratch directory for one test.
+type Workspace interface {
+	Dir() string
+	// Diff is what changed since the workspace was prepared, as a unified diff.
+	Diff(ctx context.Context) (string, error)
+	// Close removes the directory unless keep; it returns the kept path.
+	Close(keep bool) (string, error)
 }
 
 // job is one test to run, with where its result goes.

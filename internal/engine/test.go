@@ -28,12 +28,30 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test) *re
 	if err != nil {
 		return failed(tr, th, result.StageSetup, err)
 	}
-	out, err := tg.Run(ctx, &target.Request{Suite: s, Test: t, Prompt: tr.Input, Attempt: 1})
+	req := &target.Request{Suite: s, Test: t, Prompt: tr.Input, Attempt: 1}
+	var ws Workspace
+	if spec := workspaceOf(s, t); spec != nil {
+		if cfg.Workspace == nil {
+			return failed(tr, th, result.StageSetup, errors.New("this run cannot prepare workspaces"))
+		}
+		if ws, err = cfg.Workspace(ctx, s, t, spec); err != nil {
+			return failed(tr, th, result.StageSetup, err)
+		}
+		// Kept for anything but a pass, so a failure can be inspected where it happened.
+		defer func() { tr.Workspace, _ = ws.Close(tr.Verdict != result.Pass) }()
+		req.Workspace = ws.Dir()
+	}
+	out, err := tg.Run(ctx, req)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("timed out after %s: %w", cfg.Timeout, err)
 		}
 		return failed(tr, th, result.StageAgent, err)
+	}
+	if ws != nil && out.FileChanges == "" {
+		if out.FileChanges, err = ws.Diff(ctx); err != nil {
+			return failed(tr, th, result.StageAgent, err)
+		}
 	}
 	tr.Output = out
 	tr.Usage.Add(out.Usage)
@@ -70,4 +88,12 @@ func failed(tr *result.TestResult, th result.Thresholds, stage string, err error
 	tr.Error, tr.FailureStage = err.Error(), stage
 	rubric.Test(tr, th)
 	return tr
+}
+
+// workspaceOf is the test's workspace, else the suite's.
+func workspaceOf(s *suite.Suite, t *suite.Test) *suite.Workspace {
+	if t.Workspace != nil {
+		return t.Workspace
+	}
+	return s.Workspace
 }
