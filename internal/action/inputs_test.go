@@ -1,0 +1,38 @@
+package action
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/reports"
+)
+
+func TestParseInputs(t *testing.T) {
+	t.Parallel()
+	in, err := ParseInputs(func(k string) string {
+		return map[string]string{"suites": "evals/a/**\nevals/b/*.eval.yaml, extra.yaml", "workers": "8", "fail_on": "borderline",
+			"comment": "on_failure", "allow_fork_reruns": "true", "fail_on_regression": "true"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in.Suites, []string{"evals/a/**", "evals/b/*.eval.yaml", "extra.yaml"}) || in.Workers != 8 ||
+		in.FailOn != reports.FailOnBorderline || in.Comment != "on_failure" || !in.AllowForkReruns || !in.FailOnRegression {
+		t.Fatalf("%+v", in)
+	}
+	if in.CheckName != "evalgate" || in.Command != "/evalgate" || in.ReportDir != ".evalgate/report" {
+		t.Fatalf("defaults: %+v", in)
+	}
+	for key, bad := range map[string]string{"workers": "0", "fail_on": "sometimes", "comment": "loudly", "allow_fork_reruns": "maybe", "fail_on_regression": "2"} {
+		_, err := ParseInputs(func(k string) string {
+			if k == key {
+				return bad
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s=%q: err = %v", key, bad, err)
+		}
+	}
+}
