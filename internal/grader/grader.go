@@ -54,6 +54,17 @@ var constructors = map[string]constructor{
 	"rubrics":       newJudge,
 	"llm-grader":    newJudge,
 	"likert":        newJudge,
+
+	"code-grader":       newCode,
+	"tool-trajectory":   newTrajectory,
+	"latency":           newLatency,
+	"cost":              newCost,
+	"token-usage":       newTokenUsage,
+	"execution-metrics": newExecutionMetrics,
+	"skill-trigger":     newSkillTrigger,
+	"field-accuracy":    newFieldAccuracy,
+	// "composite" is added by composite.go's init: its constructor calls New, which reads
+	// this map, and Go forbids that cycle in a variable's initializer.
 }
 
 // New builds the grader for a spec. A type with no implementation yields a grader whose result

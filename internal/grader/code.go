@@ -1,0 +1,282 @@
+package grader
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// DefaultCodeTimeout bounds a code grader run when its spec sets no timeout.
+const DefaultCodeTimeout = 60 * time.Second
+
+const (
+	// maxCodeOutput caps what is kept of a code grader's stdout and of its stderr.
+	maxCodeOutput = 1 << 20
+	// outputFileThreshold is the size of the JSON-encoded answer above which it is written to a
+	// file (output_path) instead of inlined, as AgentV does.
+	outputFileThreshold = 50_000
+	// codeWaitDelay is how long output pipes held open by a leftover child are waited for.
+	codeWaitDelay = 2 * time.Second
+	// stderrTailChars is how much of stderr an error message quotes.
+	stderrTailChars = 2000
+)
+
+// code runs a user command that grades the output (AgentV's code-grader wire contract): the
+// test and output as pretty snake_case JSON on stdin, a JSON verdict (or plain text and an exit
+// code) on stdout.
+type code struct {
+	spec    *suite.Grader
+	timeout time.Duration
+}
+
+func newCode(spec *suite.Grader, _ Deps) (Grader, error) {
+	if len(spec.Command) == 0 || spec.Command[0] == "" {
+		return nil, errors.New("code-grader needs command")
+	}
+	timeout, err := codeTimeout(spec)
+	if err != nil {
+		return nil, err
+	}
+	return code{spec: spec, timeout: timeout}, nil
+}
+
+// codeTimeout reads timeout_seconds (kept by the loader) or timeout_ms, from Params then Config.
+func codeTimeout(spec *suite.Grader) (time.Duration, error) {
+	for _, p := range []params{spec.Params, spec.Config} {
+		if s, ok, err := p.num("timeout_seconds"); err != nil {
+			return 0, err
+		} else if ok {
+			if s <= 0 {
+				return 0, fmt.Errorf("timeout_seconds must be positive, not %v", s)
+			}
+			return time.Duration(s * float64(time.Second)), nil
+		}
+		if ms, ok, err := p.num("timeout_ms"); err != nil {
+			return 0, err
+		} else if ok {
+			if ms <= 0 {
+				return 0, fmt.Errorf("timeout_ms must be positive, not %v", ms)
+			}
+			return time.Duration(ms * float64(time.Millisecond)), nil
+		}
+	}
+	return DefaultCodeTimeout, nil
+}
+
+func (g code) Grade(ctx context.Context, in *Input) *result.GraderResult {
+	start := time.Now()
+	r := g.grade(ctx, in)
+	r.DurationMS = time.Since(start).Milliseconds()
+	return negate(g.spec, r)
+}
+
+func (g code) grade(ctx context.Context, in *Input) *result.GraderResult {
+	stdin, cleanup, err := codePayload(in, g.spec.Config)
+	if err != nil {
+		return errorResult(g.spec, fmt.Sprintf("code grader: build stdin: %v", err))
+	}
+	defer cleanup()
+	run, err := g.run(ctx, in, stdin)
+	if err != nil {
+		return errorResult(g.spec, err.Error())
+	}
+	return g.interpret(run, in)
+}
+
+// codeRun is what a finished command produced.
+type codeRun struct {
+	stdout   *headBuffer
+	stderr   *tailBuffer
+	exitCode int
+}
+
+// run executes the command in its own process group; on timeout or cancellation the whole
+// group is killed, and so is anything the command leaves running when it exits: a grader has
+// no business outliving its verdict.
+func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error) {
+	argv := g.spec.Command
+	errTimeout := fmt.Errorf("code grader timed out after %s", g.timeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, g.timeout, errTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = g.dir(in)
+	cmd.Env = os.Environ()
+	if in.Output != nil && in.Output.Workspace != "" {
+		cmd.Env = append(cmd.Env, "AGENTV_WORKSPACE_PATH="+in.Output.Workspace)
+	}
+	cmd.Stdin = bytes.NewReader(stdin)
+	run := &codeRun{stdout: &headBuffer{max: maxCodeOutput}, stderr: &tailBuffer{max: maxCodeOutput}}
+	cmd.Stdout, cmd.Stderr = run.stdout, run.stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = codeWaitDelay
+
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("code grader: start %s: %w", argv[0], err)
+	}
+	err := cmd.Wait()
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	ps := cmd.ProcessState
+	// A command that exited on its own before the deadline is graded even if the context
+	// ended while its output was being drained.
+	if ctx.Err() != nil && (ps == nil || !ps.Exited()) {
+		if cause := context.Cause(ctx); cause == errTimeout {
+			return nil, errTimeout
+		}
+		return nil, fmt.Errorf("code grader: %w", context.Cause(ctx))
+	}
+	var ee *exec.ExitError
+	if ps == nil || (err != nil && !errors.Is(err, exec.ErrWaitDelay) && !errors.As(err, &ee)) {
+		return nil, fmt.Errorf("code grader: %w", err)
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return nil, fmt.Errorf("code grader was killed by signal %s%s", ws.Signal(), stderrSuffix(run.stderr.String()))
+	}
+	run.exitCode = ps.ExitCode()
+	return run, nil
+}
+
+// dir is the command's working directory: cwd relative to the eval file's directory, or that
+// directory. Suite paths are relative to the repository root, which is the process's working
+// directory in a normal run.
+func (g code) dir(in *Input) string {
+	evalDir := ""
+	if in.Suite != nil && in.Suite.Path != "" {
+		evalDir = filepath.Dir(filepath.FromSlash(in.Suite.Path))
+	}
+	switch {
+	case g.spec.Cwd == "":
+		return evalDir
+	case filepath.IsAbs(g.spec.Cwd):
+		return g.spec.Cwd
+	default:
+		return filepath.Join(evalDir, g.spec.Cwd)
+	}
+}
+
+// interpret turns a finished run into a result, by AgentV's rules (§2.1), stricter where a
+// mistake would read as a pass: unreadable JSON, a non-numeric score or one outside [0, 1] and
+// an overflowing stdout are errors.
+func (g code) interpret(run *codeRun, in *Input) *result.GraderResult {
+	r := base(g.spec)
+	if run.stdout.overflow {
+		r.Verdict, r.Error = result.Error, fmt.Sprintf("code grader wrote more than %d bytes to stdout", maxCodeOutput)
+		return r
+	}
+	stdout := strings.TrimSpace(run.stdout.String())
+	looksJSON := strings.HasPrefix(stdout, "{") || strings.HasPrefix(stdout, "[")
+	stderr := strings.TrimSpace(run.stderr.String())
+	if run.exitCode != 0 && (looksJSON || stderr != "") {
+		// The script signalled failure through the protocol or wrote an error: a quality
+		// failure in AgentV (score 0, fail), not an execution error.
+		msg := fmt.Sprintf("code grader exited with code %d%s", run.exitCode, stderrSuffix(stderr))
+		r.Assertions = []result.Assertion{{Text: msg, Passed: false}}
+		r.Error = msg
+		binary(r, false)
+		return r
+	}
+	if !looksJSON {
+		ok := run.exitCode == 0
+		text := stdout
+		if text == "" {
+			text = fmt.Sprintf("exit %d", run.exitCode)
+		}
+		r.Assertions = []result.Assertion{{Text: clip(text, 4000), Passed: ok}}
+		binary(r, ok)
+		return r
+	}
+	reply, err := parseCodeReply(stdout)
+	if err != nil {
+		r.Verdict, r.Error = result.Error, fmt.Sprintf("code grader stdout: %v", err)
+		return r
+	}
+	r.Assertions, r.Details = reply.assertions, reply.details
+	score := passedShare(reply.assertions)
+	if reply.score != nil {
+		score = *reply.score
+	}
+	scored(r, score, in)
+	return r
+}
+
+// codeReply is a code grader's JSON verdict.
+type codeReply struct {
+	score      *float64
+	assertions []result.Assertion
+	details    map[string]any
+}
+
+func parseCodeReply(stdout string) (codeReply, error) {
+	var reply codeReply
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(stdout), &obj); err != nil {
+		return reply, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if obj == nil {
+		return reply, errors.New("not a JSON object")
+	}
+	if v, ok := obj["score"]; ok && v != nil {
+		s, isNum := v.(float64)
+		if !isNum {
+			return reply, fmt.Errorf("score must be a number, not %v", v)
+		}
+		if s < 0 || s > 1 {
+			return reply, fmt.Errorf("score %v is outside [0, 1]", s)
+		}
+		reply.score = &s
+	}
+	list, _ := obj["assertions"].([]any)
+	for _, x := range list {
+		m, ok := x.(map[string]any)
+		if !ok {
+			continue
+		}
+		text, ok := m["text"].(string)
+		if !ok {
+			continue // AgentV drops assertions without text
+		}
+		a := result.Assertion{Text: text, Passed: truthy(m["passed"])}
+		a.Evidence, _ = m["evidence"].(string)
+		reply.assertions = append(reply.assertions, a)
+	}
+	reply.details, _ = obj["details"].(map[string]any)
+	return reply, nil
+}
+
+// truthy is JavaScript truthiness, which AgentV applies to "passed".
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case float64:
+		return x != 0
+	case string:
+		return x != ""
+	}
+	return true
+}
+
+// stderrSuffix is ": <stderr tail>", or "" for empty stderr.
+func stderrSuffix(stderr string) string {
+	stderr = strings.TrimSpace(stderr)
+	if stderr == "" {
+		return ""
+	}
+	if len(stderr) > stderrTailChars {
+		stderr = "…" + strings.ToValidUTF8(stderr[len(stderr)-stderrTailChars:], "")
+	}
+	return ": " + stderr
+}

@@ -1,0 +1,209 @@
+package grader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// composite runs member graders and aggregates their results (AgentV's composite): a weighted
+// average of member scores, or the share of members passing against a threshold. Members whose
+// verdict is skip are left out; a member error makes the composite an error, never a pass.
+type composite struct {
+	spec    *suite.Grader
+	members []Grader
+	// aggregator is weighted_average or threshold.
+	aggregator string
+	weights    map[string]float64
+	threshold  float64
+}
+
+// init registers composite outside the constructors literal, which cannot refer to New.
+func init() { constructors["composite"] = newComposite }
+
+func newComposite(spec *suite.Grader, deps Deps) (Grader, error) {
+	if len(spec.Members) == 0 {
+		return nil, errors.New("composite grader needs assertions (its members)")
+	}
+	g := &composite{spec: spec, aggregator: "weighted_average", weights: map[string]float64{}}
+	if err := g.parseAggregator(spec.Params["aggregator"]); err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for _, m := range spec.Members {
+		names[m.Name] = true
+		g.weights[m.Name] = m.Weight
+		mg, err := New(m, deps)
+		if err != nil {
+			// The member reports its own error when graded, which errors the composite.
+			mg = failing{spec: m, msg: err.Error()}
+		}
+		g.members = append(g.members, mg)
+	}
+	agg, _ := spec.Params["aggregator"].(map[string]any)
+	if ws, ok := agg["weights"].(map[string]any); ok {
+		for name, v := range ws {
+			if !names[name] {
+				return nil, fmt.Errorf("aggregator.weights names %q, which is not a member (members: %s)", name, strings.Join(sortedKeys(names), ", "))
+			}
+			w, isNum := number(v)
+			if !isNum || w < 0 {
+				return nil, fmt.Errorf("aggregator.weights.%s must be a non-negative number, not %v", name, v)
+			}
+			g.weights[name] = w
+		}
+	} else if agg["weights"] != nil {
+		return nil, fmt.Errorf("aggregator.weights must be a map of member name to weight, not %v", agg["weights"])
+	}
+	return g, nil
+}
+
+// parseAggregator reads aggregator: absent, a type name, or {type, weights, threshold}.
+func (g *composite) parseAggregator(v any) error {
+	var p params
+	switch a := v.(type) {
+	case nil:
+		return nil
+	case string:
+		p = params{"type": a}
+	case map[string]any:
+		p = a
+	default:
+		return fmt.Errorf("aggregator must be a mapping with type, not %v", v)
+	}
+	typ, err := p.str("type")
+	if err != nil {
+		return fmt.Errorf("aggregator.%w", err)
+	}
+	switch strings.ReplaceAll(typ, "-", "_") {
+	case "", "weighted_average":
+	case "threshold":
+		g.aggregator = "threshold"
+		th, ok, err := p.num("threshold")
+		switch {
+		case err != nil:
+			return fmt.Errorf("aggregator.%w", err)
+		case !ok:
+			return errors.New("threshold aggregator needs threshold (0–1)")
+		case th < 0 || th > 1:
+			return fmt.Errorf("aggregator.threshold must be between 0 and 1, not %v", th)
+		}
+		g.threshold = th
+	case "code_grader", "llm_grader":
+		return fmt.Errorf("composite aggregator %q is not supported by evalgate yet (use weighted_average or threshold)", typ)
+	default:
+		return fmt.Errorf("unknown composite aggregator %q (want weighted_average or threshold)", typ)
+	}
+	return nil
+}
+
+func (g *composite) Grade(ctx context.Context, in *Input) *result.GraderResult {
+	r := base(g.spec)
+	// Members are independent, so they run at once, as in AgentV; each writes its own slot.
+	r.Members = make([]*result.GraderResult, len(g.members))
+	var wg sync.WaitGroup
+	for i, m := range g.members {
+		wg.Go(func() { r.Members[i] = m.Grade(ctx, in) })
+	}
+	wg.Wait()
+
+	var errs []string
+	var graded []*result.GraderResult
+	for _, m := range r.Members {
+		r.Usage.Add(m.Usage)
+		switch m.Verdict {
+		case result.Error:
+			errs = append(errs, fmt.Sprintf("member %s: %s", m.Name, m.Error))
+		case result.Skip:
+		default:
+			graded = append(graded, m)
+		}
+	}
+	switch {
+	case len(errs) > 0:
+		r.Verdict, r.Error = result.Error, strings.Join(errs, "; ")
+		return r
+	case len(graded) == 0:
+		r.Verdict = result.Skip
+		r.Assertions = []result.Assertion{{Text: "All members skipped", Passed: false}}
+		return r
+	}
+	if g.aggregator == "threshold" {
+		g.byThreshold(r, graded)
+	} else {
+		g.byWeight(r, graded, in)
+	}
+	return negate(g.spec, r)
+}
+
+func (g *composite) byWeight(r *result.GraderResult, graded []*result.GraderResult, in *Input) {
+	var sum, total float64
+	weights := map[string]any{}
+	for _, m := range graded {
+		w := g.weights[m.Name]
+		weights[m.Name] = w
+		sum += w * m.Score
+		total += w
+		r.Assertions = append(r.Assertions, memberAssertions(m)...)
+	}
+	score := 0.0
+	if total > 0 {
+		score = sum / total
+	}
+	r.Details = map[string]any{"aggregator": "weighted_average", "weights": weights}
+	scored(r, score, in)
+}
+
+func (g *composite) byThreshold(r *result.GraderResult, graded []*result.GraderResult) {
+	passing := 0
+	var as []result.Assertion
+	for _, m := range graded {
+		// Only a pass counts: a borderline member did not pass.
+		if m.Verdict == result.Pass {
+			passing++
+		}
+		as = append(as, memberAssertions(m)...)
+	}
+	share := float64(passing) / float64(len(graded))
+	ok := share >= g.threshold
+	r.Assertions = append([]result.Assertion{{
+		Text:   fmt.Sprintf("%d/%d members passed (threshold: %s)", passing, len(graded), formatNum(g.threshold)),
+		Passed: ok,
+	}}, as...)
+	r.Details = map[string]any{"aggregator": "threshold", "threshold": g.threshold}
+	r.Score = share
+	if ok {
+		r.Verdict = result.Pass
+	} else {
+		r.Verdict = result.Fail
+	}
+}
+
+// memberAssertions are a member's assertions prefixed with its name; a member with none (a
+// judge grader) contributes one line with its verdict.
+func memberAssertions(m *result.GraderResult) []result.Assertion {
+	if len(m.Assertions) == 0 {
+		return []result.Assertion{{Text: fmt.Sprintf("[%s] %s (score %.2f)", m.Name, m.Verdict, m.Score), Passed: m.Verdict == result.Pass}}
+	}
+	out := make([]result.Assertion, len(m.Assertions))
+	for i, a := range m.Assertions {
+		a.Text = fmt.Sprintf("[%s] %s", m.Name, a.Text)
+		out[i] = a
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
