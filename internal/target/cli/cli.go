@@ -1,6 +1,7 @@
 // Package cli runs an agent as a command (AgentV's cli provider): the command template gets
 // the prompt and an output file, the agent's answer and tool calls come from that file (or its
-// stdout), and a timeout or cancellation kills the agent's whole process group.
+// stdout) in the target's output_format, and a timeout or cancellation kills the agent's whole
+// process group. An optional healthcheck runs once before the target's first test.
 package cli
 
 import (
@@ -18,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
+	"github.com/evalgate/evalgate/internal/toolcall"
 )
 
 // Limits on what an agent can make evalgate hold.
@@ -35,6 +37,9 @@ var placeholders = map[string]bool{"PROMPT": true, "PROMPT_FILE": true, "OUTPUT_
 
 var placeholder = regexp.MustCompile(`\{([A-Z_]+)\}`)
 
+// ErrEmptyAnswer is returned when the agent produced neither text nor tool calls.
+var ErrEmptyAnswer = errors.New("agent returned an empty answer")
+
 // Target runs a command per test.
 type Target struct {
 	name    string
@@ -42,6 +47,10 @@ type Target struct {
 	timeout time.Duration
 	cwd     string
 	env     []string
+	// format is the output_format the agent's output is parsed as.
+	format string
+	// health is the healthcheck run before the first test; nil when none is configured.
+	health *healthcheck
 }
 
 var _ target.Target = (*Target)(nil)
@@ -57,7 +66,7 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 			return nil, fmt.Errorf("cli target %s: unknown placeholder {%s} (use PROMPT, PROMPT_FILE, OUTPUT_FILE, FILES, EVAL_ID or ATTEMPT)", cfg.Name, m[1])
 		}
 	}
-	t := &Target{name: cfg.Name, command: cmd, timeout: DefaultTimeout, cwd: cfg.Dir}
+	t := &Target{name: cfg.Name, command: cmd, timeout: DefaultTimeout, cwd: cfg.Dir, format: toolcall.AgentV}
 	if s, ok := number(cfg.Settings["timeout_seconds"]); ok && s > 0 {
 		t.timeout = time.Duration(s * float64(time.Second))
 	}
@@ -72,11 +81,27 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 			t.env = append(t.env, fmt.Sprintf("%s=%v", k, v))
 		}
 	}
+	if f, ok := cfg.Settings["output_format"]; ok {
+		s, _ := f.(string)
+		if !toolcall.Valid(s) {
+			return nil, fmt.Errorf("cli target %s: output_format %v is not one of %s", cfg.Name, f, strings.Join(toolcall.Formats, ", "))
+		}
+		t.format = s
+	}
+	h, err := parseHealthcheck(cfg.Settings["healthcheck"], cfg.Dir, t.timeout)
+	if err != nil {
+		return nil, fmt.Errorf("cli target %s: %w", cfg.Name, err)
+	}
+	t.health = h
 	return t, nil
 }
 
-// Run starts the agent for one test and reads its answer.
+// Run starts the agent for one test and reads its answer. The healthcheck, if any, runs
+// before the first test; once it has failed every test fails with its error.
 func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, error) {
+	if err := t.health.check(ctx, t); err != nil {
+		return nil, fmt.Errorf("cli target %s: %w", t.name, err)
+	}
 	tmp, err := os.MkdirTemp("", "evalgate-cli-")
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", t.name, err)
@@ -93,9 +118,9 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 		cwd = req.Workspace
 	}
 	start := time.Now()
-	stdout, stderr, err := t.exec(ctx, command, cwd)
+	stdout, stderr, err := t.exec(ctx, command, cwd, t.timeout)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("agent %s: %w", t.name, err)
 	}
 	if req.Workspace != "" {
 		if _, err := os.Stat(req.Workspace); err != nil {
@@ -110,12 +135,13 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 		}
 		raw = b
 	}
-	out, err := parseOutput(raw)
+	out, err := toolcall.Parse(t.format, raw)
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", t.name, err)
 	}
-	if strings.TrimSpace(out.Answer) == "" {
-		return nil, fmt.Errorf("agent %s returned an empty answer", t.name)
+	// An agent that only used tools (edited files, say) still has something to grade.
+	if strings.TrimSpace(out.Answer) == "" && len(out.ToolCalls) == 0 {
+		return nil, fmt.Errorf("cli target %s: %w", t.name, ErrEmptyAnswer)
 	}
 	if out.DurationMS == 0 {
 		out.DurationMS = time.Since(start).Milliseconds()
@@ -155,8 +181,8 @@ func quote(s string) string {
 // exec runs the command in its own process group. On timeout or cancellation the whole group
 // gets SIGTERM then SIGKILL, and after a normal exit the group is killed too, so no child the
 // agent forked outlives its test.
-func (t *Target) exec(ctx context.Context, command, cwd string) ([]byte, []byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, t.timeout)
+func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Duration) ([]byte, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir = cwd
@@ -166,7 +192,7 @@ func (t *Target) exec(ctx context.Context, command, cwd string) ([]byte, []byte,
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = killGrace
 	if err := cmd.Start(); err != nil {
-		return nil, nil, fmt.Errorf("agent %s: start: %w", t.name, err)
+		return nil, nil, fmt.Errorf("start: %w", err)
 	}
 	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
@@ -185,9 +211,9 @@ func (t *Target) exec(ctx context.Context, command, cwd string) ([]byte, []byte,
 			<-done
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, nil, fmt.Errorf("agent %s timed out after %s; killed its process group", t.name, t.timeout)
+			return nil, nil, fmt.Errorf("timed out after %s; killed its process group", timeout)
 		}
-		return nil, nil, fmt.Errorf("agent %s: %w", t.name, ctx.Err())
+		return nil, nil, ctx.Err()
 	}
 	// A child the agent left running can hold its output pipes open past WaitDelay; the agent
 	// itself succeeded, and the group kill above has ended the child.
@@ -197,9 +223,9 @@ func (t *Target) exec(ctx context.Context, command, cwd string) ([]byte, []byte,
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return nil, nil, fmt.Errorf("agent %s exited with code %d: %s", t.name, ee.ExitCode(), tail(stderr.Bytes()))
+			return nil, nil, fmt.Errorf("exited with code %d: %s", ee.ExitCode(), tail(stderr.Bytes()))
 		}
-		return nil, nil, fmt.Errorf("agent %s: %w", t.name, err)
+		return nil, nil, err
 	}
 	return stdout.Bytes(), stderr.Bytes(), nil
 }

@@ -2,16 +2,10 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
 	"unicode"
-
-	"github.com/evalgate/evalgate/internal/result"
-	"github.com/evalgate/evalgate/internal/target"
 )
 
 // capped keeps the first max bytes written and counts the rest. The buffer is a named field,
@@ -63,56 +57,4 @@ func tail(b []byte) string {
 		out = out[len(out)-500:]
 	}
 	return out
-}
-
-// agentOutput is AgentV's cli output file shape.
-type agentOutput struct {
-	Output         []message `json:"output"`
-	OutputMessages []message `json:"output_messages"`
-	Text           string    `json:"text"`
-	TokenUsage     *struct {
-		Input, Output, Cached int64
-	} `json:"token_usage"`
-	CostUSD    float64 `json:"cost_usd"`
-	DurationMS int64   `json:"duration_ms"`
-}
-
-type message struct {
-	Role      string            `json:"role"`
-	Content   json.RawMessage   `json:"content"`
-	ToolCalls []result.ToolCall `json:"tool_calls"`
-}
-
-// parseOutput reads AgentV's output JSON; any other text is the answer as-is. Text that starts
-// like a JSON object but does not parse is an error: the agent meant JSON and broke it.
-func parseOutput(raw []byte) (*result.Output, error) {
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return &result.Output{Answer: string(trimmed)}, nil
-	}
-	var ao agentOutput
-	if err := json.Unmarshal(trimmed, &ao); err != nil {
-		return nil, fmt.Errorf("the output file is not valid JSON: %w", err)
-	}
-	msgs := ao.Output
-	if msgs == nil {
-		msgs = ao.OutputMessages
-	}
-	if msgs == nil && ao.Text == "" {
-		return nil, errors.New(`the output JSON has neither "output" messages nor "text"`)
-	}
-	out := &result.Output{Answer: ao.Text, DurationMS: ao.DurationMS}
-	for _, m := range msgs {
-		text := target.MessageText(m.Content)
-		out.Messages = append(out.Messages, result.Message{Role: m.Role, Content: text, ToolCalls: m.ToolCalls})
-		out.ToolCalls = append(out.ToolCalls, m.ToolCalls...)
-		if m.Role == "assistant" && text != "" {
-			out.Answer = text
-		}
-	}
-	if ao.TokenUsage != nil {
-		out.Usage = result.Usage{InputTokens: ao.TokenUsage.Input, OutputTokens: ao.TokenUsage.Output, CachedTokens: ao.TokenUsage.Cached}
-	}
-	out.Usage.CostUSD = ao.CostUSD
-	return out, nil
 }
