@@ -42,17 +42,30 @@ func Prepare(ctx context.Context, parent, template string) (*Workspace, error) {
 			return nil, fmt.Errorf("workspace: copy %s: %w", template, err)
 		}
 	}
+	if _, err := w.git(ctx, "init", "-q"); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("workspace baseline: %w", err)
+	}
+	if err := w.baseline(ctx); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return w, nil
+}
+
+// baseline commits the directory as it is now: Diff reports changes made after this point.
+// Calling it again moves the baseline, which is how setup hooks and earlier tests on a shared
+// workspace are kept out of a test's diff.
+func (w *Workspace) baseline(ctx context.Context) error {
 	for _, args := range [][]string{
-		{"init", "-q"},
 		{"add", "-A"},
 		{"-c", "user.email=evalgate@localhost", "-c", "user.name=evalgate", "commit", "-q", "--allow-empty", "--no-verify", "-m", "evalgate-baseline"},
 	} {
 		if _, err := w.git(ctx, args...); err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("workspace baseline: %w", err)
+			return fmt.Errorf("workspace baseline: %w", err)
 		}
 	}
-	return w, nil
+	return nil
 }
 
 // Dir is the workspace directory.

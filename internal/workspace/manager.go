@@ -1,0 +1,193 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// ManagerOptions configure a Manager.
+type ManagerOptions struct {
+	// Parent is where workspaces are created ("" = the system temp dir).
+	Parent string
+	// RunID is the eval_run_id hooks receive.
+	RunID string
+	// Log receives after_* hook failures as warnings; nil discards them.
+	Log io.Writer
+}
+
+// Manager runs one workspace spec (usually a suite's) for many tests, concurrently.
+//
+// Setup happens once, on the first Acquire; concurrent callers wait for it and share its error:
+//   - shared isolation: the template is copied once, before_all runs in that copy, and every
+//     test runs in it, one test at a time.
+//   - per_test isolation: when the spec has before_all or after_all, the template is copied once
+//     into a base directory and before_all runs there; the prepared base, not the template, is
+//     what each test's fresh workspace is copied from, so before_all's work is done once and
+//     every test starts from its result. after_all runs in the same base directory.
+//
+// Each test then gets a Lease: before_each runs in the test's workspace, and the baseline is
+// committed after it, so a test's diff is only what its agent changed. With shared isolation
+// evalgate re-baselines before every test, where AgentV keeps one baseline per suite: a test is
+// graded on its own changes, never on an earlier test's.
+//
+// A before_all or before_each failure fails Acquire; after_each and after_all failures are
+// only logged, as in AgentV.
+type Manager struct {
+	spec *suite.Workspace
+	opts ManagerOptions
+	// sem is held by the one test using the shared workspace.
+	sem chan struct{}
+
+	mu     sync.Mutex
+	ready  chan struct{} // closed when setup has finished; nil before the first Acquire
+	closed bool
+	keep   bool // a lease asked to keep the shared workspace
+
+	// Written by setup before ready is closed, read-only after.
+	setupErr error
+	shared   *Workspace // shared isolation: the one workspace
+	base     string     // per_test: the copy the suite hooks run in ("" = none)
+	template string     // per_test: what each test's workspace is copied from
+
+	logMu sync.Mutex
+}
+
+// errClosed is returned by Acquire after Close.
+var errClosed = errors.New("workspace: manager is closed")
+
+// NewManager returns a Manager for spec; nothing is created until the first Acquire.
+func NewManager(spec *suite.Workspace, opts ManagerOptions) *Manager {
+	if spec == nil {
+		spec = &suite.Workspace{}
+	}
+	return &Manager{spec: spec, opts: opts, sem: make(chan struct{}, 1)}
+}
+
+// Shared reports whether every test runs in one workspace.
+func (m *Manager) Shared() bool { return m.spec.Isolation == "shared" }
+
+// Acquire prepares the workspace of one test: setup if this is the first test, then (shared)
+// waiting for the workspace, then before_each and a fresh baseline. The lease must be closed.
+func (m *Manager) Acquire(ctx context.Context, testID string, caseInput any, metadata map[string]any) (*Lease, error) {
+	if err := m.setup(ctx); err != nil {
+		return nil, err
+	}
+	in := HookInput{TestID: testID, EvalRunID: m.opts.RunID, CaseInput: caseInput, CaseMetadata: metadata}
+	if m.Shared() {
+		if err := m.lock(ctx); err != nil {
+			return nil, fmt.Errorf("workspace: waiting for the shared workspace: %w", err)
+		}
+		if err := m.beforeEach(ctx, m.shared, in, true); err != nil {
+			m.unlock()
+			return nil, err
+		}
+		return newLease(ctx, m, m.shared, in), nil
+	}
+	w, err := Prepare(ctx, m.opts.Parent, m.template)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.beforeEach(ctx, w, in, false); err != nil {
+		w.Close(false)
+		return nil, err
+	}
+	return newLease(ctx, m, w, in), nil
+}
+
+// beforeEach runs the before_each hook and moves the baseline past what it (and, when always,
+// an earlier test) changed.
+func (m *Manager) beforeEach(ctx context.Context, w *Workspace, in HookInput, always bool) error {
+	h := m.spec.Hooks.BeforeEach
+	if h != nil {
+		if err := RunHook(ctx, BeforeEach, h, in, w.Dir()); err != nil {
+			return err
+		}
+	}
+	if h == nil && !always {
+		return nil
+	}
+	return w.baseline(ctx)
+}
+
+// Close runs after_all (a failure is only logged) and removes what the manager created, except
+// a shared workspace a lease asked to keep. Call it once every lease is closed. after_all runs
+// even when ctx is already cancelled, bounded by its own timeout: it is teardown, and may be
+// what stops a service before_all started.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	ready, closed := m.ready, m.closed
+	m.closed = true
+	m.mu.Unlock()
+	if closed || ready == nil {
+		return nil // closed twice, or no test ever ran: nothing was set up
+	}
+	select {
+	case <-ready:
+	case <-ctx.Done():
+		return fmt.Errorf("workspace: close: waiting for setup: %w", ctx.Err())
+	}
+	if m.Shared() {
+		if err := m.lock(ctx); err != nil {
+			return fmt.Errorf("workspace: close: waiting for the shared workspace: %w", err)
+		}
+		defer m.unlock()
+	}
+	dir := m.base
+	if m.shared != nil {
+		dir = m.shared.Dir()
+	}
+	if h := m.spec.Hooks.AfterAll; h != nil && m.setupErr == nil {
+		in := HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}
+		if err := RunHook(context.WithoutCancel(ctx), AfterAll, h, in, dir); err != nil {
+			m.warn(err)
+		}
+	}
+	m.mu.Lock()
+	keep := m.keep
+	m.mu.Unlock()
+	var errs []error
+	if m.shared != nil && !keep {
+		errs = append(errs, os.RemoveAll(m.shared.Dir()))
+	}
+	if m.base != "" {
+		errs = append(errs, os.RemoveAll(m.base))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("workspace: close: %w", err)
+	}
+	return nil
+}
+
+// lock takes the shared workspace, or fails when ctx ends first. A free workspace is taken
+// even under a done ctx, so Close after the last lease never loses a race to cancellation.
+func (m *Manager) lock(ctx context.Context) error {
+	select {
+	case m.sem <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case m.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (m *Manager) unlock() { <-m.sem }
+
+// warn reports a hook failure that does not fail the test.
+func (m *Manager) warn(err error) {
+	if m.opts.Log == nil {
+		return
+	}
+	m.logMu.Lock()
+	defer m.logMu.Unlock()
+	fmt.Fprintf(m.opts.Log, "warning: %v\n", err)
+}
