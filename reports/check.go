@@ -60,6 +60,10 @@ func Conclusion(run *result.Run, failOn FailOn) string { return conclusion(newVi
 func conclusion(v *view, f FailOn) string {
 	t := v.tally
 	bad := t.Failed + t.Errors + t.SuiteErrors
+	if b := v.run.Budget; b != nil {
+		// Tests cut by the budget were never checked: the gate cannot call that a pass.
+		bad += b.NotRun
+	}
 	switch f.normal() {
 	case FailOnNever:
 		if bad+t.Borderline > 0 {

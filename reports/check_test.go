@@ -19,6 +19,11 @@ func runOf(verdicts ...result.Verdict) *result.Run {
 	return &result.Run{Suites: []*result.SuiteResult{s}}
 }
 
+func withBudget(r *result.Run, notRun int) *result.Run {
+	r.Budget = &result.Budget{LimitUSD: 1, SpentUSD: 1.2, NotRun: notRun}
+	return r
+}
+
 func TestConclusion(t *testing.T) {
 	t.Parallel()
 	P, B, F, E, S := result.Pass, result.Borderline, result.Fail, result.Error, result.Skip
@@ -44,6 +49,9 @@ func TestConclusion(t *testing.T) {
 		{"nothing ran", runOf(), FailOnFail, ConclusionNeutral},
 		{"only skips", runOf(S, S), FailOnFail, ConclusionNeutral},
 		{"nil run", nil, FailOnFail, ConclusionNeutral},
+		{"budget cut tests", withBudget(runOf(P, S), 1), FailOnFail, ConclusionFailure},
+		{"budget cut tests, never", withBudget(runOf(P, S), 1), FailOnNever, ConclusionNeutral},
+		{"budget not reached", withBudget(runOf(P, P), 0), FailOnFail, ConclusionSuccess},
 		{"suite error", &result.Run{Suites: []*result.SuiteResult{{Name: "x", Error: "bad yaml"}, runOf(P).Suites[0]}}, FailOnFail, ConclusionFailure},
 	}
 	for _, tc := range tests {

@@ -107,17 +107,34 @@ func duration(ms int64) string {
 	return fmt.Sprintf("%dh %02dm", int(d.Hours()), int(d.Minutes())%60)
 }
 
-// usageText summarises tokens and cost ("12,345 tokens ($0.0421)"), "" when nothing is known.
+// usageText summarises tokens and cost with the judge's share ("12,345 tokens (judge 2,000)
+// · $0.0421 (judge $0.0100)"), "" when nothing is known.
 func usageText(u result.Usage) string {
 	tokens := u.InputTokens + u.OutputTokens
 	var parts []string
 	if tokens > 0 {
-		parts = append(parts, thousands(tokens)+" tokens")
+		s := thousands(tokens) + " tokens"
+		if j := u.Judge; j != nil && j.InputTokens+j.OutputTokens > 0 && j.InputTokens+j.OutputTokens < tokens {
+			s += " (judge " + thousands(j.InputTokens+j.OutputTokens) + ")"
+		}
+		parts = append(parts, s)
 	}
 	if u.CostUSD > 0 {
-		parts = append(parts, cost(u.CostUSD))
+		s := cost(u.CostUSD)
+		if j := u.Judge; j != nil && j.CostUSD > 0 && j.CostUSD < u.CostUSD {
+			s += " (judge " + cost(j.CostUSD) + ")"
+		}
+		parts = append(parts, s)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// budgetText says what a spending limit did, "" when there was none or it was not reached.
+func budgetText(b *result.Budget) string {
+	if b == nil || b.NotRun == 0 {
+		return ""
+	}
+	return fmt.Sprintf("budget %s spent (%s): %s not run", cost(b.LimitUSD), cost(b.SpentUSD), plural(b.NotRun, "test", "tests"))
 }
 
 // barWidth is the number of cells in a score bar.

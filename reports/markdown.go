@@ -162,6 +162,9 @@ func (m *mdRenderer) writeHead(b *strings.Builder) {
 	if t.DurationMS > 0 {
 		stats = append(stats, duration(t.DurationMS))
 	}
+	if bt := budgetText(run.Budget); bt != "" {
+		stats = append(stats, "💸 "+bt)
+	}
 	b.WriteString(strings.Join(stats, " · ") + "\n\n")
 	line := []string{fmt.Sprintf("Gate: **%s** (fail_on: %s)", conclusion(m.v, m.cfg.failOn), m.cfg.failOn.normal())}
 	if u := safeURL(m.cfg.checkURL); u != "" {

@@ -217,10 +217,24 @@ func writeTableFooter(w io.Writer, v *view, opts TableOptions, color func(result
 	}
 	parts = append(parts, "mean score "+score(t.mean()))
 	if tok := t.Usage.InputTokens + t.Usage.OutputTokens; tok > 0 {
-		parts = append(parts, fmt.Sprintf("%s tokens (%s in, %s out)", thousands(tok), thousands(t.Usage.InputTokens), thousands(t.Usage.OutputTokens)))
+		s := fmt.Sprintf("%s tokens (%s in, %s out", thousands(tok), thousands(t.Usage.InputTokens), thousands(t.Usage.OutputTokens))
+		if j := t.Usage.Judge; j != nil && j.InputTokens+j.OutputTokens > 0 {
+			s += "; judge " + thousands(j.InputTokens+j.OutputTokens)
+		}
+		parts = append(parts, s+")")
 	}
 	if t.Usage.CostUSD > 0 {
-		parts = append(parts, cost(t.Usage.CostUSD))
+		s := cost(t.Usage.CostUSD)
+		if j := t.Usage.Judge; j != nil && j.CostUSD > 0 {
+			s += " (judge " + cost(j.CostUSD) + ")"
+		}
+		parts = append(parts, s)
+	}
+	if n := t.Usage.Calls; n > 0 {
+		parts = append(parts, plural(n, "LLM call", "LLM calls"))
+	}
+	if bt := budgetText(v.run.Budget); bt != "" {
+		parts = append(parts, bt)
 	}
 	if t.DurationMS > 0 {
 		parts = append(parts, duration(t.DurationMS))

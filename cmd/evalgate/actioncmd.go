@@ -97,9 +97,15 @@ func actionCmd(ctx context.Context, e env, args []string) error {
 		}
 		return l.suites, l.loadErrors, nil
 	}
-	w := newWiring(root, in.Targets, in.Target, in.Judge, e.getenv)
+	lf := llmFlags{cacheDir: in.CacheDir, budgetUSD: in.BudgetUSD, judgeSamples: in.JudgeSamples}
+	llmOpts, err := lf.options(root, e)
+	if err != nil {
+		return err
+	}
+	w := newWiring(wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
+		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts})
 	d.Execute = func(ctx context.Context, suites []*suite.Suite, loadErrs []*result.SuiteResult) (*result.Run, error) {
-		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds,
+		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
 	}
 	if code := action.Run(ctx, in, d); code != 0 {

@@ -29,6 +29,7 @@ type runOptions struct {
 	root       string
 	baseline   string
 	regress    bool
+	llm        llmFlags
 	paths      []string
 }
 
@@ -49,6 +50,7 @@ func parseRun(args []string, e env) (*runOptions, error) {
 	fs.StringVar(&o.baseline, "baseline", "", "results.json of a base run: show per-test and per-criterion deltas")
 	fs.BoolVar(&o.regress, "fail-on-regression", false, "with --baseline: fail the gate when a test or criterion regressed")
 	fs.StringVar(&o.root, "root", "", "repository root (default: the git work tree of the first path)")
+	o.llm.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -64,6 +66,9 @@ func parseRun(args []string, e env) (*runOptions, error) {
 		return nil, usageErr("--fail-on-regression needs --baseline")
 	case o.format != "table" && o.format != "json":
 		return nil, usageErr("--format must be table or json, not %q", o.format)
+	}
+	if err := o.llm.check(); err != nil {
+		return nil, err
 	}
 	if _, err := reports.ParseFailOn(o.failOn); err != nil {
 		return nil, usageErr("--fail-on: %w", err)
@@ -105,8 +110,14 @@ func runCmd(ctx context.Context, e env, args []string) error {
 		th.Pass = o.threshold
 	}
 	th.Borderline = min(o.borderline, th.Pass)
-	w := newWiring(o.root, o.targets, o.target, o.judge, e.getenv)
+	llmOpts, err := o.llm.options(o.root, e)
+	if err != nil {
+		return err
+	}
+	w := newWiring(wireConfig{root: o.root, targets: o.targets, target: o.target, judge: o.judge,
+		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, llm: llmOpts})
 	run, runErr := engine.Run(ctx, l.suites, engine.Config{
+		BudgetUSD:  o.llm.budgetUSD,
 		Workers:    o.workers,
 		Timeout:    o.timeout,
 		Thresholds: th,

@@ -8,11 +8,14 @@ import (
 	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/llm"
 	llmmock "github.com/evalgate/evalgate/internal/llm/mock"
+	"github.com/evalgate/evalgate/internal/llm/provider"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
 	"github.com/evalgate/evalgate/internal/target/cli"
 	"github.com/evalgate/evalgate/internal/target/mock"
+	"github.com/evalgate/evalgate/internal/target/model"
 	"github.com/evalgate/evalgate/internal/target/replay"
 	"github.com/evalgate/evalgate/internal/workspace"
 )
@@ -23,6 +26,9 @@ import (
 type wiring struct {
 	root, targetsFlag, targetFlag, judgeFlag string
 	getenv                                   func(string) string
+	judgeSamples                             int
+	// llm is shared by every vendor client of the run: cache, prices, limiters.
+	llm provider.Options
 
 	mu      sync.Mutex
 	files   map[string]*suite.TargetsFile
@@ -30,8 +36,18 @@ type wiring struct {
 	judges  map[*suite.TargetConfig]*judge.Judge
 }
 
-func newWiring(root, targetsFile, targetName, judgeName string, getenv func(string) string) *wiring {
-	return &wiring{root: root, targetsFlag: targetsFile, targetFlag: targetName, judgeFlag: judgeName, getenv: getenv,
+// wireConfig is what a run's flags (or action inputs) say about targets and judges.
+type wireConfig struct {
+	root, targets, target, judge string
+	judgeSamples                 int
+	getenv                       func(string) string
+	llm                          provider.Options
+}
+
+func newWiring(c wireConfig) *wiring {
+	c.llm.Getenv = c.getenv
+	return &wiring{root: c.root, targetsFlag: c.targets, targetFlag: c.target, judgeFlag: c.judge, getenv: c.getenv,
+		judgeSamples: c.judgeSamples, llm: c.llm,
 		files: map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
 }
 
@@ -98,7 +114,7 @@ func (w *wiring) target(s *suite.Suite, t *suite.Test) (target.Target, string, e
 	if tg, ok := w.targets[cfg]; ok {
 		return tg, name, nil
 	}
-	tg, err := newTarget(cfg)
+	tg, err := w.newTarget(cfg)
 	if err != nil {
 		return nil, name, err
 	}
@@ -107,7 +123,18 @@ func (w *wiring) target(s *suite.Suite, t *suite.Test) (target.Target, string, e
 }
 
 // newTarget builds a target for a provider.
-func newTarget(cfg *suite.TargetConfig) (target.Target, error) {
+func (w *wiring) newTarget(cfg *suite.TargetConfig) (target.Target, error) {
+	if provider.Supported(cfg.Provider) {
+		opts := w.llm
+		// A target's reply is only worth replaying when asking again would give the same
+		// answer: temperature 0, set explicitly.
+		opts.CacheOnly = func(r *llm.Request) bool { return r.Temperature != nil && *r.Temperature == 0 }
+		c, err := provider.New(cfg, opts)
+		if err != nil {
+			return nil, err
+		}
+		return model.New(cfg, c, c.Endpoint.Temperature), nil
+	}
 	switch cfg.Provider {
 	case "mock":
 		return mock.New(cfg)
@@ -155,7 +182,7 @@ func (w *wiring) judgeFor(s *suite.Suite, t *suite.Test, override string) (*judg
 	if j, ok := w.judges[cfg]; ok {
 		return j, nil
 	}
-	j, err := newJudge(cfg)
+	j, err := w.newJudge(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -164,14 +191,21 @@ func (w *wiring) judgeFor(s *suite.Suite, t *suite.Test, override string) (*judg
 }
 
 // newJudge builds the judge client for a provider.
-func newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
+func (w *wiring) newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
+	if provider.Supported(cfg.Provider) {
+		c, err := provider.New(cfg, w.llm)
+		if err != nil {
+			return nil, fmt.Errorf("judge: %w", err)
+		}
+		return &judge.Judge{Client: c, Name: cfg.Name, Temperature: c.Endpoint.Temperature, Samples: w.judgeSamples}, nil
+	}
 	switch cfg.Provider {
 	case "mock":
 		c, err := llmmock.New(cfg.Settings, cfg.Dir)
 		if err != nil {
 			return nil, fmt.Errorf("judge %s: %w", cfg.Name, err)
 		}
-		return &judge.Judge{Client: c, Name: cfg.Name}, nil
+		return &judge.Judge{Client: c, Name: cfg.Name, Samples: w.judgeSamples}, nil
 	}
 	return nil, fmt.Errorf("%s: judge %s: provider %q cannot grade in this version", cfg.Pos, cfg.Name, cfg.Provider)
 }

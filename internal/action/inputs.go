@@ -31,6 +31,10 @@ type Inputs struct {
 	// Baseline is a results.json of a base run (e.g. a downloaded artifact) to compare with.
 	Baseline         string
 	FailOnRegression bool
+	// BudgetUSD stops starting tests once the run has spent this much (0 = no limit).
+	BudgetUSD float64
+	// JudgeSamples asks the judge k times per grader (0 = each grader's own samples:).
+	JudgeSamples int
 }
 
 // ParseInputs reads and checks the inputs; get is go-githubactions' GetInput.
@@ -62,6 +66,16 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 	case "always", "on_failure", "never":
 	default:
 		return in, fmt.Errorf("input comment must be always, on_failure or never, not %q", in.Comment)
+	}
+	if v := get("budget_usd"); v != "" {
+		if in.BudgetUSD, err = strconv.ParseFloat(v, 64); err != nil || in.BudgetUSD < 0 {
+			return in, fmt.Errorf("input budget_usd must be a non-negative number, not %q", v)
+		}
+	}
+	if v := get("judge_samples"); v != "" {
+		if in.JudgeSamples, err = strconv.Atoi(v); err != nil || in.JudgeSamples < 0 || in.JudgeSamples > 20 {
+			return in, fmt.Errorf("input judge_samples must be a number from 0 to 20, not %q", v)
+		}
 	}
 	in.Baseline = get("baseline")
 	if v := get("fail_on_regression"); v != "" {

@@ -48,6 +48,9 @@ type Config struct {
 	// Workspace prepares the scratch directory of a test that declares a workspace; nil means
 	// such tests fail at setup rather than run somewhere unintended.
 	Workspace func(ctx context.Context, s *suite.Suite, t *suite.Test, ws *suite.Workspace) (Workspace, error)
+	// BudgetUSD stops dispatching new tests once the run has spent this much (target and
+	// judge together); tests already running finish. 0 = no limit.
+	BudgetUSD float64
 }
 
 // Workspace is a prepared scratch directory for one test.
@@ -81,6 +84,7 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 		}
 	}
 	p := newProgress(cfg, len(jobs))
+	b := &budget{limit: cfg.BudgetUSD}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(cfg.Workers)
 	for _, j := range jobs {
@@ -91,7 +95,13 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 			if gctx.Err() != nil {
 				return nil
 			}
-			tr := runTest(gctx, cfg, j.s, j.t)
+			var tr *result.TestResult
+			if why, over := b.over(); over {
+				tr = skipped(j.s, j.t, why)
+			} else {
+				tr = runTest(gctx, cfg, j.s, j.t)
+				b.spend(tr.Usage.CostUSD)
+			}
 			*j.out = tr
 			p.done(j.s, tr)
 			return nil
@@ -118,6 +128,7 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 			run.Summary.Verdict = result.Error
 		}
 	}
+	run.Budget = b.report()
 	run.FinishedAt = cfg.Now()
 	run.Summary.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
 	return run, ctx.Err()

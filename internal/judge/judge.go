@@ -115,6 +115,7 @@ func (s *session) call(ctx context.Context, user string, attempt, sample int) (s
 	s.usage.InputTokens += resp.Usage.InputTokens
 	s.usage.OutputTokens += resp.Usage.OutputTokens
 	s.usage.CachedTokens += resp.Usage.CachedTokens
+	s.usage.CostUSD += resp.CostUSD
 	if !resp.Cached {
 		s.usage.Calls++
 	}

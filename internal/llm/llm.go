@@ -67,6 +67,9 @@ type Response struct {
 	Cached bool
 	// Duration is the wall time of the call (0 for cached replies).
 	Duration time.Duration
+	// CostUSD is what the call cost by the price table (0 for cached replies or unknown
+	// models).
+	CostUSD float64
 }
 
 // ToolCall is a function call the model asked for.
@@ -83,18 +86,26 @@ type Usage struct {
 	CachedTokens int64
 }
 
-// StatusError is a vendor's HTTP error after retries ran out, naming who failed and how.
+// StatusError is a vendor's HTTP error, naming who failed and how. Vendor clients return it
+// for every non-2xx reply; the retry layer decides from Status and RetryAfter whether to ask
+// again and counts Attempts.
 type StatusError struct {
 	Provider string
 	Model    string
 	Status   int
 	Message  string
 	Attempts int
+	// RetryAfter is the server's requested wait (Retry-After or retry-after-ms), 0 if none.
+	RetryAfter time.Duration
 }
 
 func (e *StatusError) Error() string {
-	return fmt.Sprintf("%s %s: HTTP %d after %d attempt(s): %s", e.Provider, e.Model, e.Status, e.Attempts, e.Message)
+	return fmt.Sprintf("%s %s: HTTP %d after %d attempt(s): %s", e.Provider, e.Model, e.Status, max(e.Attempts, 1), e.Message)
 }
 
 // ErrNoReply is returned by a mock with no recorded reply for a request.
 var ErrNoReply = errors.New("no recorded reply")
+
+// ErrPermanent marks an error that asking again cannot fix (a request that cannot be built,
+// a missing API key); the retry layer gives up at once on errors wrapping it.
+var ErrPermanent = errors.New("permanent error")

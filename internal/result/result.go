@@ -52,6 +52,18 @@ type Run struct {
 	Context *Context `json:"context,omitempty"`
 	// Shard is "i/n" when this run is one shard of a matrix.
 	Shard string `json:"shard,omitempty"`
+	// Budget is set when the run had a spending limit (--budget-usd).
+	Budget *Budget `json:"budget,omitempty"`
+}
+
+// Budget is a run's spending limit and what became of it. Tests not dispatched because the
+// limit was reached are skipped with a reason; a run with NotRun > 0 never passes the gate,
+// since those tests were not checked.
+type Budget struct {
+	LimitUSD float64 `json:"limit_usd"`
+	SpentUSD float64 `json:"spent_usd"`
+	// NotRun counts tests skipped because the budget was spent.
+	NotRun int `json:"not_run"`
 }
 
 // Thresholds map a score to a verdict: pass ≥ Pass, borderline ≥ Borderline, else fail.

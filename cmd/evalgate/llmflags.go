@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sync"
+
+	"github.com/evalgate/evalgate/internal/cache"
+	"github.com/evalgate/evalgate/internal/llm/price"
+	"github.com/evalgate/evalgate/internal/llm/provider"
+)
+
+// defaultPrices is the prices file read, when present, relative to the repository root.
+const defaultPrices = ".evalgate/prices.yaml"
+
+// llmFlags are the run flags about model calls: cache, prices, budget, judge sampling.
+type llmFlags struct {
+	cacheDir     string
+	noCache      bool
+	prices       string
+	budgetUSD    float64
+	judgeSamples int
+}
+
+func (f *llmFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.cacheDir, "cache-dir", cache.DefaultDir, "cache of judge and temperature-0 target replies (relative to --root)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the reply cache")
+	fs.StringVar(&f.prices, "prices", "", "YAML price table overriding the built-in one (default: "+defaultPrices+" when present)")
+	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting tests once the run has spent this many US dollars (0 = no limit)")
+	fs.IntVar(&f.judgeSamples, "judge-samples", 0, "ask the judge this many times per grader and report agreement (a grader's samples: wins)")
+}
+
+func (f *llmFlags) check() error {
+	switch {
+	case f.budgetUSD < 0:
+		return usageErr("--budget-usd must not be negative")
+	case f.judgeSamples < 0 || f.judgeSamples > 20:
+		return usageErr("--judge-samples must be between 0 and 20")
+	}
+	return nil
+}
+
+// options opens the cache and reads the prices for a run rooted at root.
+func (f *llmFlags) options(root string, e env) (provider.Options, error) {
+	opts := provider.Options{Limiters: provider.NewLimiters(), Prices: price.Builtin(), Warn: warner(e)}
+	path, explicit := f.prices, f.prices != ""
+	if !explicit {
+		path = filepath.Join(root, defaultPrices)
+	}
+	over, err := price.Load(path)
+	switch {
+	case err == nil:
+		opts.Prices = opts.Prices.With(over)
+	case explicit || !errors.Is(err, fs.ErrNotExist):
+		return opts, usageErr("%w", err)
+	}
+	if f.noCache {
+		return opts, nil
+	}
+	dir := f.cacheDir
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	if opts.Cache, err = cache.Open(dir); err != nil {
+		// A cache that cannot be opened costs money, not correctness: say so and go on.
+		opts.Warn(fmt.Sprintf("reply cache disabled: %v", err))
+	}
+	return opts, nil
+}
+
+// warner prints each distinct warning once.
+func warner(e env) func(string) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !seen[msg] {
+			seen[msg] = true
+			fmt.Fprintf(e.stderr, "evalgate: warning: %s\n", msg)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+// Package provider builds a ready-to-use llm.Client from a targets.yaml entry: the vendor
+// client (openai, azure, anthropic), wrapped in retries and the provider's shared limiter,
+// priced, and cached. Judges and LLM targets both get their clients here.
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/evalgate/evalgate/internal/cache"
+	"github.com/evalgate/evalgate/internal/llm"
+	"github.com/evalgate/evalgate/internal/llm/anthropic"
+	"github.com/evalgate/evalgate/internal/llm/limit"
+	"github.com/evalgate/evalgate/internal/llm/openai"
+	"github.com/evalgate/evalgate/internal/llm/price"
+	"github.com/evalgate/evalgate/internal/llm/retry"
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// Supported reports whether a provider name is a model vendor this package builds.
+func Supported(provider string) bool {
+	switch provider {
+	case "openai", "azure", "anthropic":
+		return true
+	}
+	return false
+}
+
+// Options are what every client shares within a run.
+type Options struct {
+	Getenv     func(string) string
+	HTTPClient *http.Client
+	// Cache, when set, serves repeated requests from disk.
+	Cache *cache.Store
+	// CacheOnly limits caching to the requests it accepts; nil caches every request.
+	CacheOnly func(*llm.Request) bool
+	// Prices is the price table (built-in plus overrides).
+	Prices price.Table
+	// Limiters is shared by every client of a run, so targets on one endpoint share limits.
+	Limiters *Limiters
+	// Warn hears about problems that do not stop the run (no price for a model, a cache
+	// entry that could not be written).
+	Warn func(string)
+}
+
+// Client is a built client and the endpoint it talks to.
+type Client struct {
+	llm.Client
+	Endpoint *Endpoint
+}
+
+// New builds the client stack for a target: cache → price → retry+limit → vendor. Errors
+// name the target and its position in targets.yaml.
+func New(cfg *suite.TargetConfig, opts Options) (*Client, error) {
+	ep, err := Resolve(cfg, opts.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	vendor, err := ep.vendor(opts.HTTPClient)
+	if err != nil {
+		return nil, fmt.Errorf("%s: target %s: %w", cfg.Pos, cfg.Name, err)
+	}
+	var c llm.Client = &retry.Client{Next: vendor, Policy: ep.Retry, Limiter: opts.Limiters.get(ep), Provider: ep.Provider, Model: ep.Model}
+	p, ok := ep.Price, ep.Price != nil
+	if !ok {
+		var tp price.Price
+		if tp, ok = opts.Prices.Lookup(ep.Model); ok {
+			p = &tp
+		}
+	}
+	if ok {
+		c = &price.Client{Next: c, Price: *p}
+	} else if opts.Warn != nil {
+		opts.Warn(fmt.Sprintf("target %s: no price for model %s; its cost shows as $0 (add it to a prices file or set pricing: on the target)", cfg.Name, ep.Model))
+	}
+	if opts.Cache != nil {
+		warn := opts.Warn
+		c = &cache.LLM{Next: c, Store: opts.Cache, Endpoint: ep.cacheKey(), Only: opts.CacheOnly, OnError: func(err error) {
+			if warn != nil {
+				warn(err.Error())
+			}
+		}}
+	}
+	return &Client{Client: c, Endpoint: ep}, nil
+}
+
+func (ep *Endpoint) vendor(hc *http.Client) (llm.Client, error) {
+	switch ep.Provider {
+	case "anthropic":
+		return anthropic.New(anthropic.Config{Model: ep.Model, APIKey: ep.APIKey, BaseURL: ep.BaseURL, Structured: ep.Structured,
+			MaxOutputTokens: ep.MaxOutputTokens, Timeout: ep.Timeout, HTTPClient: hc})
+	case "openai", "azure":
+		c := openai.Config{Provider: ep.Provider, Model: ep.Model, APIKey: ep.APIKey, BaseURL: ep.BaseURL, Format: ep.Format,
+			Structured: ep.Structured, MaxOutputTokens: ep.MaxOutputTokens, Timeout: ep.Timeout, HTTPClient: hc}
+		if ep.Provider == "azure" {
+			c.Azure, c.BaseURL = true, ep.URL()
+			if !ep.azureV1() {
+				c.BaseURL, c.AzureEndpoint, c.AzureVersion = "", ep.BaseURL, ep.Version
+			}
+		}
+		return openai.New(c)
+	}
+	return nil, fmt.Errorf("provider %q is not a model vendor", ep.Provider)
+}
+
+// Limiters holds one limiter per endpoint (provider, base URL, model): vendors rate-limit
+// per model and account, so a judge and a target on the same model share theirs.
+type Limiters struct {
+	mu sync.Mutex
+	m  map[string]*limit.Limiter
+}
+
+// NewLimiters makes an empty registry.
+func NewLimiters() *Limiters { return &Limiters{m: map[string]*limit.Limiter{}} }
+
+// get returns the endpoint's limiter, created from the first target that names it.
+func (l *Limiters) get(ep *Endpoint) *limit.Limiter {
+	if l == nil {
+		return limit.New(ep.Limit)
+	}
+	k := strings.Join([]string{ep.Provider, ep.BaseURL, ep.Model}, "\x00")
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if lim, ok := l.m[k]; ok {
+		return lim
+	}
+	lim := limit.New(ep.Limit)
+	l.m[k] = lim
+	return lim
+}

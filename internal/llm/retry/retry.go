@@ -1,0 +1,183 @@
+// Package retry makes an llm.Client survive a flaky vendor: it asks again on network errors
+// and on retryable statuses (408, 409, 429, 5xx by default) with exponential backoff and
+// jitter, honours the server's Retry-After, and never retries a request the server rejected
+// as wrong (400, 401, 403, 404, 422). Every attempt passes the provider's shared limiter.
+package retry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/llm"
+	"github.com/evalgate/evalgate/internal/llm/limit"
+)
+
+// Policy is AgentV's retry configuration (max_retries, retry_initial_delay_ms,
+// retry_max_delay_ms, retry_backoff_factor, retry_status_codes).
+type Policy struct {
+	// MaxRetries is how many times to ask again after the first attempt.
+	MaxRetries int
+	Initial    time.Duration
+	Max        time.Duration
+	Factor     float64
+	// StatusCodes are the retryable HTTP statuses; nil means 408, 409, 429 and every 5xx.
+	StatusCodes []int
+	// MaxRetryAfter bounds how long a server may ask us to wait; a longer Retry-After ends
+	// the retries with the server's error instead of stalling the run.
+	MaxRetryAfter time.Duration
+}
+
+// DefaultPolicy is AgentV's: 3 retries from 1 s doubling to 60 s.
+var DefaultPolicy = Policy{
+	MaxRetries:    3,
+	Initial:       time.Second,
+	Max:           time.Minute,
+	Factor:        2,
+	MaxRetryAfter: 5 * time.Minute,
+}
+
+// neverRetry are statuses that mean the request itself is wrong; asking again only costs.
+var neverRetry = []int{400, 401, 403, 404, 422}
+
+// Client wraps a vendor client with retries and admission control.
+type Client struct {
+	Next    llm.Client
+	Policy  Policy
+	Limiter *limit.Limiter
+	// Provider and Model name the endpoint in errors.
+	Provider, Model string
+	// Sleep waits d or until ctx ends; nil uses a timer. Tests replace it.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Jitter returns a factor in [0.75, 1.25); nil uses math/rand/v2.
+	Jitter func() float64
+}
+
+var _ llm.Client = (*Client)(nil)
+
+// Complete sends req, retrying as the policy allows.
+func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	var last error
+	attempts := c.Policy.MaxRetries + 1
+	for attempt := 1; attempt <= attempts; attempt++ {
+		resp, err := c.once(ctx, req)
+		if err == nil {
+			return resp, nil
+		}
+		last = err
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		wait, ok := c.retryable(err, attempt)
+		if !ok || attempt == attempts {
+			return nil, c.final(err, attempt)
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+	return nil, c.final(last, attempts)
+}
+
+func (c *Client) once(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	release, err := c.Limiter.Acquire(ctx, Estimate(req))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return c.Next.Complete(ctx, req)
+}
+
+// retryable says whether err deserves another attempt and how long to wait first.
+func (c *Client) retryable(err error, attempt int) (time.Duration, bool) {
+	var se *llm.StatusError
+	if !errors.As(err, &se) {
+		if errors.Is(err, llm.ErrPermanent) || errors.Is(err, context.Canceled) {
+			return 0, false
+		}
+		return c.backoff(attempt), true
+	}
+	if slices.Contains(neverRetry, se.Status) || !c.retryableStatus(se.Status) {
+		return 0, false
+	}
+	if se.RetryAfter > 0 {
+		if c.Policy.MaxRetryAfter > 0 && se.RetryAfter > c.Policy.MaxRetryAfter {
+			return 0, false
+		}
+		// The vendor's wait applies to everyone using this key, so hold the whole provider.
+		c.Limiter.Pause(se.RetryAfter)
+		return se.RetryAfter, true
+	}
+	return c.backoff(attempt), true
+}
+
+func (c *Client) retryableStatus(status int) bool {
+	if c.Policy.StatusCodes != nil {
+		return slices.Contains(c.Policy.StatusCodes, status)
+	}
+	return status == 408 || status == 409 || status == 429 || status >= 500
+}
+
+// backoff is Initial·Factor^(attempt−1), capped at Max, times a jitter in [0.75, 1.25).
+func (c *Client) backoff(attempt int) time.Duration {
+	d := float64(c.Policy.Initial)
+	for i := 1; i < attempt; i++ {
+		d *= max(c.Policy.Factor, 1)
+	}
+	if c.Policy.Max > 0 {
+		d = min(d, float64(c.Policy.Max))
+	}
+	j := c.Jitter
+	if j == nil {
+		j = func() float64 { return 0.75 + rand.Float64()/2 }
+	}
+	return time.Duration(d * j())
+}
+
+func (c *Client) sleep(ctx context.Context, d time.Duration) error {
+	if c.Sleep != nil {
+		return c.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// final names the provider, model and attempt count on the error that ended the retries.
+func (c *Client) final(err error, attempts int) error {
+	var se *llm.StatusError
+	if errors.As(err, &se) {
+		cp := *se
+		cp.Attempts = attempts
+		if cp.Provider == "" {
+			cp.Provider = c.Provider
+		}
+		if cp.Model == "" {
+			cp.Model = c.Model
+		}
+		return &cp
+	}
+	return fmt.Errorf("%s %s: after %d attempt(s): %w", c.Provider, c.Model, attempts, err)
+}
+
+// Estimate guesses a request's token cost for the tokens-per-minute limit: about four bytes
+// a token for the prompt, plus the reply cap (or 512 when uncapped).
+func Estimate(req *llm.Request) int {
+	n := len(req.System)
+	for _, m := range req.Messages {
+		n += len(m.Content)
+	}
+	out := req.MaxOutputTokens
+	if out <= 0 {
+		out = 512
+	}
+	return n/4 + out
+}

@@ -1,0 +1,31 @@
+package llm
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// RetryAfter reads a vendor's requested wait: retry-after-ms (OpenAI, Anthropic) wins over
+// Retry-After, which is either seconds or an HTTP date. 0 means the server did not say.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	if v := h.Get("retry-after-ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
