@@ -29,6 +29,7 @@ type runOptions struct {
 	root       string
 	baseline   string
 	regress    bool
+	keepWS     bool
 	llm        llmFlags
 	paths      []string
 }
@@ -50,6 +51,7 @@ func parseRun(args []string, e env) (*runOptions, error) {
 	fs.StringVar(&o.baseline, "baseline", "", "results.json of a base run: show per-test and per-criterion deltas")
 	fs.BoolVar(&o.regress, "fail-on-regression", false, "with --baseline: fail the gate when a test or criterion regressed")
 	fs.StringVar(&o.root, "root", "", "repository root (default: the git work tree of the first path)")
+	fs.BoolVar(&o.keepWS, "keep-workspaces", false, "keep every test's workspace (by default only those of tests that did not pass)")
 	o.llm.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -115,18 +117,22 @@ func runCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	w := newWiring(wireConfig{root: o.root, targets: o.targets, target: o.target, judge: o.judge,
-		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, llm: llmOpts})
+		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr})
 	run, runErr := engine.Run(ctx, l.suites, engine.Config{
-		BudgetUSD:  o.llm.budgetUSD,
-		Workers:    o.workers,
-		Timeout:    o.timeout,
-		Thresholds: th,
-		Target:     w.target,
-		Grader:     w.grader,
-		Workspace:  w.workspace,
-		Progress:   e.stderr,
-		LoadErrors: l.loadErrors,
+		BudgetUSD:      o.llm.budgetUSD,
+		KeepWorkspaces: o.keepWS,
+		Workers:        o.workers,
+		Timeout:        o.timeout,
+		Thresholds:     th,
+		Target:         w.target,
+		Grader:         w.grader,
+		Workspace:      w.workspace,
+		Progress:       e.stderr,
+		LoadErrors:     l.loadErrors,
 	})
+	// after_all hooks run even when the run was interrupted: they clean up what before_all
+	// started.
+	w.closeWorkspaces(context.WithoutCancel(ctx))
 	failOn, _ := reports.ParseFailOn(o.failOn)
 	cmp, err := report(e, o, run, failOn)
 	if err != nil {

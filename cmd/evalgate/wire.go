@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"sync"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/grader"
@@ -30,10 +32,23 @@ type wiring struct {
 	// llm is shared by every vendor client of the run: cache, prices, limiters.
 	llm provider.Options
 
-	mu      sync.Mutex
-	files   map[string]*suite.TargetsFile
+	// runID is the eval_run_id workspace hooks receive; log hears their warnings.
+	runID string
+	log   io.Writer
+
+	mu       sync.Mutex
+	managers map[*suite.Workspace]*workspace.Manager
+	files    map[string]*suite.TargetsFile
 	targets map[*suite.TargetConfig]target.Target
 	judges  map[*suite.TargetConfig]*judge.Judge
+}
+
+// runID names a run for workspace hooks, as AgentV's eval_run_id: a UTC timestamp.
+func runID(now func() time.Time) string {
+	if now == nil {
+		now = time.Now
+	}
+	return now().UTC().Format("20060102T150405.000Z")
 }
 
 // wireConfig is what a run's flags (or action inputs) say about targets and judges.
@@ -42,12 +57,15 @@ type wireConfig struct {
 	judgeSamples                 int
 	getenv                       func(string) string
 	llm                          provider.Options
+	log                          io.Writer
+	now                          func() time.Time
 }
 
 func newWiring(c wireConfig) *wiring {
 	c.llm.Getenv = c.getenv
 	return &wiring{root: c.root, targetsFlag: c.targets, targetFlag: c.target, judgeFlag: c.judge, getenv: c.getenv,
-		judgeSamples: c.judgeSamples, llm: c.llm,
+		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now),
+		managers: map[*suite.Workspace]*workspace.Manager{},
 		files: map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
 }
 
@@ -210,20 +228,29 @@ func (w *wiring) newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
 	return nil, fmt.Errorf("%s: judge %s: provider %q cannot grade in this version", cfg.Pos, cfg.Name, cfg.Provider)
 }
 
-// workspace prepares a per-test copy of a workspace template. Hooks and shared isolation are
-// not supported yet: such a test fails at setup with that reason rather than running without
-// them.
+// workspace leases a test its workspace from the manager of its spec (one per spec, so
+// before_all runs once and shared isolation is shared).
 func (w *wiring) workspace(ctx context.Context, s *suite.Suite, t *suite.Test, ws *suite.Workspace) (engine.Workspace, error) {
-	h := ws.Hooks
-	if h.BeforeAll != nil || h.BeforeEach != nil || h.AfterEach != nil || h.AfterAll != nil {
-		return nil, fmt.Errorf("%s: workspace hooks are not supported by this version of evalgate", ws.Pos)
+	w.mu.Lock()
+	m, ok := w.managers[ws]
+	if !ok {
+		m = workspace.NewManager(ws, workspace.ManagerOptions{RunID: w.runID, Log: w.log})
+		w.managers[ws] = m
 	}
-	if ws.Isolation == "shared" {
-		return nil, fmt.Errorf("%s: workspace isolation shared is not supported by this version of evalgate (use per_test)", ws.Pos)
+	w.mu.Unlock()
+	var input any = t.Input
+	return m.Acquire(ctx, t.ID, input, t.Metadata)
+}
+
+// closeWorkspaces runs after_all hooks and removes shared workspaces, once every test is done.
+func (w *wiring) closeWorkspaces(ctx context.Context) {
+	w.mu.Lock()
+	managers := w.managers
+	w.managers = map[*suite.Workspace]*workspace.Manager{}
+	w.mu.Unlock()
+	for _, m := range managers {
+		if err := m.Close(ctx); err != nil && w.log != nil {
+			fmt.Fprintf(w.log, "evalgate: warning: %v\n", err)
+		}
 	}
-	dir, err := workspace.Prepare(ctx, "", ws.Template)
-	if err != nil {
-		return nil, err
-	}
-	return dir, nil
 }

@@ -51,6 +51,8 @@ type Config struct {
 	// BudgetUSD stops dispatching new tests once the run has spent this much (target and
 	// judge together); tests already running finish. 0 = no limit.
 	BudgetUSD float64
+	// KeepWorkspaces keeps every test's workspace, not only those of tests that did not pass.
+	KeepWorkspaces bool
 }
 
 // Workspace is a prepared scratch directory for one test.

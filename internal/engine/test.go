@@ -19,8 +19,6 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test) *re
 	tr.StartedAt = start
 	defer func() { tr.DurationMS = cfg.Now().Sub(start).Milliseconds() }()
 	th := rubric.ForTest(cfg.Thresholds, s.Threshold, t.Threshold)
-	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
-	defer cancel()
 
 	tr.Input = t.Question()
 	tg, name, err := cfg.Target(s, t)
@@ -34,13 +32,17 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test) *re
 		if cfg.Workspace == nil {
 			return failed(tr, th, result.StageSetup, errors.New("this run cannot prepare workspaces"))
 		}
+		// Acquiring may wait for a shared workspace or run hooks with their own timeouts;
+		// the test's time limit starts when it has somewhere to run.
 		if ws, err = cfg.Workspace(ctx, s, t, spec); err != nil {
 			return failed(tr, th, result.StageSetup, err)
 		}
 		// Kept for anything but a pass, so a failure can be inspected where it happened.
-		defer func() { tr.Workspace, _ = ws.Close(tr.Verdict != result.Pass) }()
+		defer func() { tr.Workspace, _ = ws.Close(cfg.KeepWorkspaces || tr.Verdict != result.Pass) }()
 		req.Workspace = ws.Dir()
 	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
 	out, err := tg.Run(ctx, req)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {

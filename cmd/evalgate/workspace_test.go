@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/result"
+)
+
+// invokeEnv runs evalgate with the given environment (nothing else is visible to it).
+func invokeEnv(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb, func(k string) string { return env[k] })
+	return code, out.String(), errb.String()
+}
+
+func TestWorkspaceHooksAndIsolation(t *testing.T) {
+	t.Parallel()
+	for _, isolation := range []string{"shared", "per_test"} {
+		t.Run(isolation, func(t *testing.T) {
+			t.Parallel()
+			log := filepath.Join(t.TempDir(), "after_all.json")
+			code, stdout, stderr := invokeEnv(t, map[string]string{"ISOLATION": isolation, "HOOK_LOG": log},
+				"run", "--root", "testdata/hooks", "--workers", "3", "--no-cache", "--format", "json", "testdata/hooks")
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			var run result.Run
+			if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+				t.Fatal(err)
+			}
+			for _, tr := range run.Suites[0].Tests {
+				if tr.Verdict != result.Pass || tr.Output == nil {
+					t.Fatalf("%s: %s %s", tr.ID, tr.Verdict, tr.Error)
+				}
+				diff := tr.Output.FileChanges
+				// Each test's diff is its own file only: not before_all's setup.txt, not
+				// before_each's stdin capture, not another test's file.
+				if !strings.Contains(diff, "+++ b/"+tr.ID+".txt") || strings.Count(diff, "+++ ") != 1 {
+					t.Errorf("%s: file_changes =\n%s", tr.ID, diff)
+				}
+			}
+			var in struct {
+				WorkspacePath string `json:"workspace_path"`
+				EvalRunID     string `json:"eval_run_id"`
+			}
+			data, err := os.ReadFile(log)
+			if err != nil {
+				t.Fatalf("after_all did not run: %v", err)
+			}
+			if err := json.Unmarshal(data, &in); err != nil || in.WorkspacePath == "" || in.EvalRunID == "" {
+				t.Errorf("after_all stdin = %s (%v)", data, err)
+			}
+			if _, err := os.Stat(in.WorkspacePath); !os.IsNotExist(err) {
+				t.Errorf("workspace %s left behind after a passing run", in.WorkspacePath)
+			}
+		})
+	}
+}
