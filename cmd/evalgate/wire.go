@@ -39,8 +39,8 @@ type wiring struct {
 	mu       sync.Mutex
 	managers map[*suite.Workspace]*workspace.Manager
 	files    map[string]*suite.TargetsFile
-	targets map[*suite.TargetConfig]target.Target
-	judges  map[*suite.TargetConfig]*judge.Judge
+	targets  map[*suite.TargetConfig]target.Target
+	judges   map[*suite.TargetConfig]*judge.Judge
 }
 
 // runID names a run for workspace hooks, as AgentV's eval_run_id: a UTC timestamp.
@@ -66,7 +66,7 @@ func newWiring(c wireConfig) *wiring {
 	return &wiring{root: c.root, targetsFlag: c.targets, targetFlag: c.target, judgeFlag: c.judge, getenv: c.getenv,
 		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now),
 		managers: map[*suite.Workspace]*workspace.Manager{},
-		files: map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
+		files:    map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
 }
 
 // llmProviders can grade: they answer prompts with text, so they can be their own judge.
