@@ -45,7 +45,7 @@ func (f *llmFlags) check() error {
 
 // options opens the cache and reads the prices for a run rooted at root.
 func (f *llmFlags) options(root string, e env) (provider.Options, error) {
-	opts := provider.Options{Limiters: provider.NewLimiters(), Prices: price.Builtin(), Warn: warner(e)}
+	opts := provider.Options{Limiters: provider.NewLimiters(), Prices: price.Builtin(), Warn: warner(e), HTTPClient: provider.NewHTTPClient()}
 	path, explicit := f.prices, f.prices != ""
 	if !explicit {
 		path = filepath.Join(root, defaultPrices)

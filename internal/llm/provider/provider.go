@@ -58,7 +58,11 @@ func New(cfg *suite.TargetConfig, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	vendor, err := ep.vendor(opts.HTTPClient)
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = NewHTTPClient()
+	}
+	vendor, err := ep.vendor(hc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: target %s: %w", cfg.Pos, cfg.Name, err)
 	}
@@ -103,6 +107,16 @@ func (ep *Endpoint) vendor(hc *http.Client) (llm.Client, error) {
 		return openai.New(c)
 	}
 	return nil, fmt.Errorf("provider %q is not a model vendor", ep.Provider)
+}
+
+// NewHTTPClient is the client vendor calls share within a run. Go's default keeps only two
+// idle connections per host, so with more workers than that most calls would open (and
+// TLS-handshake) a new connection; evalgate keeps one per worker.
+func NewHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 256
+	t.MaxIdleConnsPerHost = 64
+	return &http.Client{Transport: t}
 }
 
 // Limiters holds one limiter per endpoint (provider, base URL, model): vendors rate-limit
