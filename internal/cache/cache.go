@@ -24,10 +24,11 @@ type Store struct {
 	dir string
 }
 
-// Open creates (if needed) and opens a cache directory.
+// Open opens a cache directory. It is created by the first Put, so a run that makes no
+// model calls leaves nothing behind in the repository.
 func Open(dir string) (*Store, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("open cache: %w", err)
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("open cache: %s is not a directory", dir)
 	}
 	return &Store{dir: dir}, nil
 }
