@@ -190,3 +190,23 @@ func TestLLMOnlyAndEmptyReplies(t *testing.T) {
 		t.Errorf("calls = %d, want 4: neither warm requests nor empty replies are cached", srv.Count())
 	}
 }
+
+func TestOpenIsLazy(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "cache")
+	s, err := cache.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("Open created %s before anything was cached", dir)
+	}
+	if err := s.Put(key(t, "k"), []byte(`1`)); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	if _, err := cache.Open(file); err == nil {
+		t.Error("a file opened as a cache directory")
+	}
+}
