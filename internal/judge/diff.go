@@ -4,9 +4,27 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sourcegraph/go-diff/diff"
 )
+
+// AnswerBudget is how much of an answer the judge sees (bytes): a runaway agent must not turn
+// one grading call into a context-length error or a large bill.
+const AnswerBudget = 64 * 1024
+
+// budgetText keeps the head of s within budget bytes (on a UTF-8 boundary) with a note of what
+// was left out.
+func budgetText(s string, budget int) string {
+	if len(s) <= budget {
+		return s
+	}
+	cut := budget
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n[… %d more bytes of the answer left out]", len(s)-cut)
+}
 
 // DefaultDiffBudget is how much of a workspace diff the judge sees by default (bytes).
 const DefaultDiffBudget = 48 * 1024

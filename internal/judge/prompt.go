@@ -83,7 +83,7 @@ func (j *Judge) BuildPrompt(g *suite.Grader, in *Input, th result.Thresholds) Pr
 	if in.Reference != "" {
 		section(&b, "reference_answer", in.Reference)
 	}
-	section(&b, "answer", in.Answer)
+	section(&b, "answer", budgetText(in.Answer, AnswerBudget))
 	if in.FileChanges != "" {
 		section(&b, "file_changes", BudgetDiff(in.FileChanges, j.diffBudget()))
 	}
@@ -275,7 +275,7 @@ func substitute(tmpl string, g *suite.Grader, in *Input, budget int) string {
 		case "input", "question":
 			return in.Question
 		case "output", "answer":
-			return in.Answer
+			return budgetText(in.Answer, AnswerBudget)
 		case "expected_output", "reference_answer":
 			return in.Reference
 		case "criteria":

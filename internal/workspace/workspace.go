@@ -89,6 +89,10 @@ func (w *Workspace) Diff(ctx context.Context) (string, error) {
 // Close removes the workspace unless keep is set; it returns the kept path.
 func (w *Workspace) Close(keep bool) (string, error) {
 	if keep {
+		// An agent that deleted its workspace leaves nothing to inspect: do not point at it.
+		if _, err := os.Stat(w.dir); err != nil {
+			return "", nil
+		}
 		return w.dir, nil
 	}
 	return "", os.RemoveAll(w.dir)

@@ -71,6 +71,9 @@ func TestDiffShowsEveryKindOfChange(t *testing.T) {
 	if _, err := os.Stat(d); !os.IsNotExist(err) {
 		t.Fatal("workspace not removed")
 	}
+	if kept, _ := w.Close(true); kept != "" {
+		t.Fatalf("a deleted workspace reported as kept at %s", kept)
+	}
 	if _, err := w.Diff(ctx); err == nil {
 		t.Fatal("diff of a deleted workspace succeeded")
 	}

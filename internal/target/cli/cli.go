@@ -40,6 +40,12 @@ var placeholder = regexp.MustCompile(`\{([A-Z_]+)\}`)
 // ErrEmptyAnswer is returned when the agent produced neither text nor tool calls.
 var ErrEmptyAnswer = errors.New("agent returned an empty answer")
 
+// ErrTooBig is an answer larger than MaxOutput: evalgate will not grade a cut answer.
+var ErrTooBig = errors.New("answer is larger than 8 MiB")
+
+// ErrLingering is an agent that exited with processes of its group still running.
+var ErrLingering = errors.New("left background processes running after it exited (evalgate killed them)")
+
 // Target runs a command per test.
 type Target struct {
 	name    string
@@ -118,9 +124,13 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 		cwd = req.Workspace
 	}
 	start := time.Now()
-	stdout, stderr, err := t.exec(ctx, command, cwd, t.timeout)
+	res, err := t.exec(ctx, command, cwd, t.timeout)
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", t.name, err)
+	}
+	stdout, stderr := res.stdout, res.stderr
+	if res.lingered {
+		return nil, fmt.Errorf("agent %s %w", t.name, ErrLingering)
 	}
 	if req.Workspace != "" {
 		if _, err := os.Stat(req.Workspace); err != nil {
@@ -131,9 +141,16 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 	if usesOutput {
 		b, err := readCapped(outputFile)
 		if err != nil {
+			if errors.Is(err, ErrTooBig) {
+				return nil, fmt.Errorf("agent %s: output file: %w", t.name, err)
+			}
 			return nil, fmt.Errorf("agent %s wrote no output file: %w (stderr: %s)", t.name, err, tail(stderr))
 		}
 		raw = b
+	} else if res.dropped > 0 {
+		// stdout is the answer here: grading its first 8 MiB would grade something the agent
+		// did not say.
+		return nil, fmt.Errorf("agent %s: stdout: %w (%d bytes more)", t.name, ErrTooBig, res.dropped)
 	}
 	out, err := toolcall.Parse(t.format, raw)
 	if err != nil {
@@ -181,7 +198,7 @@ func quote(s string) string {
 // exec runs the command in its own process group. On timeout or cancellation the whole group
 // gets SIGTERM then SIGKILL, and after a normal exit the group is killed too, so no child the
 // agent forked outlives its test.
-func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Duration) ([]byte, []byte, error) {
+func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Duration) (*execResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.Command("sh", "-c", command)
@@ -192,15 +209,19 @@ func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Dur
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = killGrace
 	if err := cmd.Start(); err != nil {
-		return nil, nil, fmt.Errorf("start: %w", err)
+		return nil, fmt.Errorf("start: %w", err)
 	}
 	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var err error
+	res := &execResult{}
 	select {
 	case err = <-done:
-		_ = syscall.Kill(-pgid, syscall.SIGKILL) // stragglers the agent left behind
+		// Children the agent left running are a misbehaviour: they can hold files, ports or
+		// the workspace after the test. Note them, then end them.
+		res.lingered = groupAlive(pgid) || errors.Is(err, exec.ErrWaitDelay)
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	case <-ctx.Done():
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
 		select {
@@ -211,23 +232,32 @@ func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Dur
 			<-done
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, nil, fmt.Errorf("timed out after %s; killed its process group", timeout)
+			return nil, fmt.Errorf("timed out after %s; killed its process group", timeout)
 		}
-		return nil, nil, ctx.Err()
+		return nil, ctx.Err()
 	}
-	// A child the agent left running can hold its output pipes open past WaitDelay; the agent
-	// itself succeeded, and the group kill above has ended the child.
+	// A child the agent left running can hold its output pipes open past WaitDelay; that is
+	// reported as lingering above, not as a failure to run.
 	if errors.Is(err, exec.ErrWaitDelay) {
 		err = nil
 	}
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return nil, nil, fmt.Errorf("exited with code %d: %s", ee.ExitCode(), tail(stderr.Bytes()))
+			return nil, fmt.Errorf("exited with code %d: %s", ee.ExitCode(), tail(stderr.Bytes()))
 		}
-		return nil, nil, err
+		return nil, err
 	}
-	return stdout.Bytes(), stderr.Bytes(), nil
+	res.stdout, res.stderr, res.dropped = stdout.Bytes(), stderr.Bytes(), stdout.dropped
+	return res, nil
+}
+
+// execResult is what an agent run left: its output, how much stdout the cap dropped, and
+// whether it left processes behind.
+type execResult struct {
+	stdout, stderr []byte
+	dropped        int
+	lingered       bool
 }
 
 func number(v any) (float64, bool) {

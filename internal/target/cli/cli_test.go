@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -86,28 +87,33 @@ func TestMisbehavingAgents(t *testing.T) {
 	}
 }
 
-func TestFloodIsCapped(t *testing.T) {
+func TestFloodIsAnError(t *testing.T) {
 	t.Parallel()
-	// An agent printing 100 MB to stdout (its answer) is capped, not buffered whole.
-	tg2, err := New(&suite.TargetConfig{Name: "flood", Dir: t.TempDir(), Settings: map[string]any{"command": "head -c 100000000 /dev/zero | tr '\\0' y"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := tg2.Run(context.Background(), req("x", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Answer) != MaxOutput {
-		t.Fatalf("answer is %d bytes, want the %d cap", len(out.Answer), MaxOutput)
+	// An agent printing 100 MB is read through a capped buffer (never held whole); when what it
+	// printed is the answer, a cut answer is an error rather than something to grade.
+	for _, tc := range []struct{ name, command string }{
+		{"stdout", "head -c 100000000 /dev/zero | tr '\\0' y"},
+		{"output file", "head -c 9000000 /dev/zero | tr '\\0' y > {OUTPUT_FILE}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tg, err := New(&suite.TargetConfig{Name: "flood", Dir: t.TempDir(), Settings: map[string]any{"command": tc.command}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tg.Run(context.Background(), req("x", "")); !errors.Is(err, ErrTooBig) {
+				t.Fatalf("err = %v, want ErrTooBig", err)
+			}
+		})
 	}
 }
 
-func TestLingeringChildIsKilled(t *testing.T) {
+func TestLingeringChildIsKilledAndReported(t *testing.T) {
 	t.Parallel()
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	tg := newAgent(t, map[string]any{"env": map[string]any{"PIDFILE": pidFile}})
-	if _, err := tg.Run(context.Background(), req("linger", t.TempDir())); err != nil {
-		t.Fatal(err)
+	if _, err := tg.Run(context.Background(), req("linger", t.TempDir())); !errors.Is(err, ErrLingering) {
+		t.Fatalf("err = %v, want ErrLingering", err)
 	}
 	b, err := os.ReadFile(pidFile)
 	if err != nil {
@@ -120,6 +126,19 @@ func TestLingeringChildIsKilled(t *testing.T) {
 			t.Fatalf("child %d outlived its test", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestFinishedChildrenAreNotLingering(t *testing.T) {
+	t.Parallel()
+	// Children that finished before the agent did (a build step, a test run) are fine.
+	tg, err := New(&suite.TargetConfig{Name: "ok", Dir: t.TempDir(), Settings: map[string]any{
+		"command": "sh -c 'true' & wait; (sleep 0.1; echo child) >/dev/null & wait; echo done"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := tg.Run(context.Background(), req("x", "")); err != nil || strings.TrimSpace(out.Answer) != "done" {
+		t.Fatalf("out %+v, err %v", out, err)
 	}
 }
 

@@ -90,7 +90,7 @@ func (h *healthcheck) check(ctx context.Context, t *Target) error {
 		if cwd == "" {
 			cwd = t.cwd
 		}
-		_, _, err = t.exec(ctx, h.command, cwd, h.timeout)
+		_, err = t.exec(ctx, h.command, cwd, h.timeout)
 	}
 	if err != nil {
 		err = fmt.Errorf("healthcheck failed: %w", err)

@@ -31,13 +31,22 @@ func (c *capped) Write(p []byte) (int, error) {
 // Bytes returns what was kept.
 func (c *capped) Bytes() []byte { return c.buf.Bytes() }
 
+// readCapped reads an output file of at most MaxOutput bytes; a larger one is ErrTooBig, not
+// silently cut (a cut JSON file would read as "invalid JSON", a cut text as a shorter answer).
 func readCapped(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, MaxOutput))
+	b, err := io.ReadAll(io.LimitReader(f, MaxOutput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxOutput {
+		return nil, ErrTooBig
+	}
+	return b, nil
 }
 
 // tail is the last lines of an agent's stderr, control characters removed, for error messages.
