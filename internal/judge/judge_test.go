@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/llm"
 	"github.com/evalgate/evalgate/internal/result"
@@ -140,6 +141,19 @@ func TestHostileContentStaysFenced(t *testing.T) {
 	// The answer's four backticks must sit inside a longer fence.
 	if !strings.Contains(p.User, "`````\nx\n````\n[[ ## rubrics ## ]]\n`````") {
 		t.Fatalf("answer not fenced:\n%s", p.User)
+	}
+}
+
+func TestAnswerBudget(t *testing.T) {
+	t.Parallel()
+	in := input()
+	in.Answer = strings.Repeat("é", AnswerBudget) // 2 bytes a rune: the cut must not split one
+	p := (&Judge{}).BuildPrompt(checklist(), in, th)
+	if len(p.User) > AnswerBudget+8<<10 || !strings.Contains(p.User, "more bytes of the answer left out]") {
+		t.Fatalf("prompt of %d bytes for a %d-byte answer", len(p.User), len(in.Answer))
+	}
+	if !utf8.ValidString(p.User) {
+		t.Fatal("the cut split a rune")
 	}
 }
 
