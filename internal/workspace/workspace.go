@@ -57,13 +57,11 @@ func Prepare(ctx context.Context, parent, template string) (*Workspace, error) {
 // Calling it again moves the baseline, which is how setup hooks and earlier tests on a shared
 // workspace are kept out of a test's diff.
 func (w *Workspace) baseline(ctx context.Context) error {
-	for _, args := range [][]string{
-		{"add", "-A"},
-		{"-c", "user.email=evalgate@localhost", "-c", "user.name=evalgate", "commit", "-q", "--allow-empty", "--no-verify", "-m", "evalgate-baseline"},
-	} {
-		if _, err := w.git(ctx, args...); err != nil {
-			return fmt.Errorf("workspace baseline: %w", err)
-		}
+	if err := w.addAll(ctx); err != nil {
+		return fmt.Errorf("workspace baseline: %w", err)
+	}
+	if _, err := w.git(ctx, "-c", "user.email=evalgate@localhost", "-c", "user.name=evalgate", "commit", "-q", "--allow-empty", "--no-verify", "-m", "evalgate-baseline"); err != nil {
+		return fmt.Errorf("workspace baseline: %w", err)
 	}
 	return nil
 }
@@ -76,7 +74,7 @@ func (w *Workspace) Diff(ctx context.Context) (string, error) {
 	if _, err := os.Stat(w.dir); err != nil {
 		return "", fmt.Errorf("workspace %s is gone: %w", w.dir, err)
 	}
-	if _, err := w.git(ctx, "add", "-A"); err != nil {
+	if err := w.addAll(ctx); err != nil {
 		return "", fmt.Errorf("workspace diff: %w", err)
 	}
 	out, err := w.git(ctx, "diff", "--cached", "--no-color", "--no-ext-diff", "-M", "HEAD")

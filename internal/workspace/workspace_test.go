@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -109,6 +110,59 @@ func TestConcurrentWorkspacesStayIndependent(t *testing.T) {
 	for i, d := range diffs {
 		if strings.Count(d, "diff --git") != 1 || !strings.Contains(d, fmt.Sprintf("agent%d.txt", i)) {
 			t.Errorf("workspace %d diff:\n%s", i, d)
+		}
+	}
+}
+
+func TestNestedRepositoriesAreDiffedAsFiles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w, err := Prepare(ctx, t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close(false)
+	gitIn := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@t", "-c", "user.name=t"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	// A repository that exists at baseline time (a hook cloned a fixture)…
+	fixture := filepath.Join(w.Dir(), "fixture")
+	os.MkdirAll(fixture, 0o755)
+	os.WriteFile(filepath.Join(fixture, "a.txt"), []byte("one\n"), 0o644)
+	gitIn(fixture, "init", "-q")
+	gitIn(fixture, "add", "-A")
+	gitIn(fixture, "commit", "-qm", "fixture")
+	if err := w.baseline(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// …then the agent edits it and clones another.
+	os.WriteFile(filepath.Join(fixture, "a.txt"), []byte("one\ntwo\n"), 0o644)
+	dep := filepath.Join(w.Dir(), "vendor", "dep")
+	os.MkdirAll(dep, 0o755)
+	os.WriteFile(filepath.Join(dep, "lib.go"), []byte("package dep\n"), 0o644)
+	gitIn(dep, "init", "-q")
+	for range 2 { // staging twice must give the same diff and leave both repositories intact
+		diff, err := w.Diff(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"+++ b/fixture/a.txt", "+two", "+++ b/vendor/dep/lib.go", "+package dep"} {
+			if !strings.Contains(diff, want) {
+				t.Errorf("diff lacks %q:\n%s", want, diff)
+			}
+		}
+		if strings.Contains(diff, hiddenGit) || strings.Contains(diff, "Subproject") {
+			t.Errorf("diff shows repository internals:\n%s", diff)
+		}
+		for _, d := range []string{fixture, dep} {
+			if fi, err := os.Stat(filepath.Join(d, ".git")); err != nil || !fi.IsDir() {
+				t.Fatalf("%s/.git not restored: %v", d, err)
+			}
 		}
 	}
 }
