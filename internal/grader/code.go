@@ -48,10 +48,26 @@ func newCode(spec *suite.Grader, _ Deps) (Grader, error) {
 	if err != nil {
 		return nil, err
 	}
+	// AgentV's target: true | {max_calls} gives the script a proxy to call the target with.
+	// evalgate has none, and a script run without it would grade something other than what
+	// its author wrote, so the grader reports the gap on every test instead.
+	unsupported := failing{spec: spec, msg: "code-grader target proxy is not supported"}
+	switch t := spec.Params["target"].(type) {
+	case nil:
+	case bool:
+		if t {
+			return unsupported, nil
+		}
+	case map[string]any:
+		return unsupported, nil
+	default:
+		return nil, fmt.Errorf("target must be true or a mapping with max_calls, not %v", t)
+	}
 	return code{spec: spec, timeout: timeout}, nil
 }
 
-// codeTimeout reads timeout_seconds (kept by the loader) or timeout_ms, from Params then Config.
+// codeTimeout reads timeout_seconds or timeout_ms from Params (where the loader keeps them),
+// then from Config (a config: mapping may carry them too).
 func codeTimeout(spec *suite.Grader) (time.Duration, error) {
 	for _, p := range []params{spec.Params, spec.Config} {
 		if s, ok, err := p.num("timeout_seconds"); err != nil {
@@ -148,11 +164,17 @@ func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error
 }
 
 // dir is the command's working directory: cwd relative to the eval file's directory, or that
-// directory. Suite paths are relative to the repository root, which is the process's working
-// directory in a normal run.
+// directory (AgentV's rule, so `./graders/check.sh` and `python graders/x.py` find their
+// scripts). The directory is the suite's absolute Dir: its Path is relative to the repository
+// root, which need not be the process's working directory.
 func (g code) dir(in *Input) string {
 	evalDir := ""
-	if in.Suite != nil && in.Suite.Path != "" {
+	switch {
+	case in.Suite == nil:
+	case in.Suite.Dir != "":
+		evalDir = in.Suite.Dir
+	case in.Suite.Path != "":
+		// A suite not built by the loader has no Dir; its Path is all there is.
 		evalDir = filepath.Dir(filepath.FromSlash(in.Suite.Path))
 	}
 	switch {

@@ -178,13 +178,48 @@ func TestCodeGraderLargeOutput(t *testing.T) {
 func TestCodeGraderCwd(t *testing.T) {
 	t.Parallel()
 	abs, _ := filepath.Abs("testdata")
-	for _, cwd := range []string{".", abs} {
-		s := codeSpec("sh", "dump.sh")
-		s.Cwd = cwd
-		r := gradeIn(t, s, &Input{Suite: evalSuite})
-		if r.Details["cwd"] != abs {
-			t.Errorf("cwd %q ran in %v, want %s", cwd, r.Details["cwd"], abs)
+	// Dir wins over Path, which is relative to a root that need not be the working directory;
+	// a suite not built by the loader has only Path.
+	withDir := &suite.Suite{Name: "s", Path: "elsewhere/agent.eval.yaml", Dir: abs}
+	for _, s := range []*suite.Suite{evalSuite, withDir} {
+		for _, cwd := range []string{"", ".", abs} {
+			spec := codeSpec("sh", "dump.sh")
+			spec.Cwd = cwd
+			r := gradeIn(t, spec, &Input{Suite: s})
+			if r.Details["cwd"] != abs {
+				t.Errorf("suite dir %q path %q, cwd %q ran in %v, want %s", s.Dir, s.Path, cwd, r.Details["cwd"], abs)
+			}
 		}
+	}
+}
+
+func TestCodeGraderTarget(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		target  any
+		verdict result.Verdict
+		err     string // a configuration error New reports
+	}{
+		{nil, result.Pass, ""},
+		{false, result.Pass, ""}, // explicitly no proxy
+		{true, result.Error, ""},
+		{map[string]any{"max_calls": 3}, result.Error, ""},
+		{"judge", "", "target must be true or a mapping with max_calls"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.target), func(t *testing.T) {
+			t.Parallel()
+			s := codeSpec("sh", "reply.sh", `{"score": 1}`)
+			s.Params = map[string]any{"target": tt.target}
+			if tt.err != "" {
+				wantConfigError(t, s, tt.err)
+				return
+			}
+			r := gradeIn(t, s, &Input{Suite: evalSuite})
+			if r.Verdict != tt.verdict || (tt.verdict == result.Error && r.Error != "code-grader target proxy is not supported") {
+				t.Errorf("verdict %s error %q, want %s", r.Verdict, r.Error, tt.verdict)
+			}
+		})
 	}
 }
 
@@ -307,4 +342,86 @@ func TestCodeTimeoutConfig(t *testing.T) {
 		}
 	}
 	wantConfigError(t, codeSpec(), "needs command")
+}
+
+// loadCodeGrader writes a repository whose evals/sub/agent.eval.yaml holds one code grader
+// (assertion, a YAML flow mapping) and scripts in evals/sub/graders, and loads it with the
+// repository as root. The process's working directory stays this package's, as when
+// evalgate runs from somewhere else than the eval file. It returns the grader's test input
+// and the eval directory with symlinks resolved (as pwd -P prints it).
+func loadCodeGrader(t *testing.T, assertion string) (*Input, *suite.Grader, string) {
+	t.Helper()
+	root := t.TempDir()
+	evalDir := filepath.Join(root, "evals", "sub")
+	files := map[string]string{
+		"agent.eval.yaml":   "tests:\n  - id: t\n    input: hi\n    assertions:\n      - " + assertion + "\n",
+		"graders/where.sh":  "#!/bin/sh\npwd -P\n",
+		"graders/config.sh": "#!/bin/sh\nprintf '{\"score\": 1, \"details\": {\"stdin\": %s}}\\n' \"$(cat)\"\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(evalDir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, diags := suite.Load(filepath.Join(evalDir, "agent.eval.yaml"), suite.LoadOptions{Root: root})
+	if s == nil || diags.HasErrors() || len(s.Tests) != 1 || len(s.Tests[0].Graders) != 1 {
+		t.Fatalf("load: %v %v", s, diags)
+	}
+	real, err := filepath.EvalSymlinks(evalDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Input{Suite: s, Test: s.Tests[0]}, s.Tests[0].Graders[0], real
+}
+
+func TestCodeGraderLoaded(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		assertion string
+		verdict   result.Verdict
+		// want is the first assertion's text (the script's stdout) or the error, with {dir}
+		// standing for the eval directory.
+		want  string
+		check func(t *testing.T, r *result.GraderResult)
+	}{
+		{"relative script runs in the eval dir", "{type: code-grader, command: [./graders/where.sh]}", result.Pass, "{dir}", nil},
+		{"shell command runs in the eval dir", "{type: code-grader, command: sh graders/where.sh}", result.Pass, "{dir}", nil},
+		{"relative cwd is under the eval dir", "{type: code-grader, command: [./where.sh], cwd: graders}", result.Pass, "{dir}/graders", nil},
+		{"timeout_ms honoured", "{type: code-grader, command: [sh, -c, 'sleep 5'], timeout_ms: 200}", result.Error, "timed out after 200ms", nil},
+		{"timeout_seconds honoured", "{type: code-grader, command: [sh, -c, 'sleep 5'], timeout_seconds: 0.2}", result.Error, "timed out after 200ms", nil},
+		{"target true refused", "{type: code-grader, command: [./graders/where.sh], target: true}", result.Error, "code-grader target proxy is not supported", nil},
+		{"target max_calls refused", "{type: code-grader, command: [./graders/where.sh], target: {max_calls: 3}}", result.Error, "code-grader target proxy is not supported", nil},
+		{"extra keys reach config", "{type: code-grader, command: [./graders/config.sh], language: python, threshold: 0.9, config: {strict: true, language: go}}", result.Pass, "",
+			func(t *testing.T, r *result.GraderResult) {
+				stdin, _ := r.Details["stdin"].(map[string]any)
+				if want := map[string]any{"strict": true, "language": "go", "threshold": 0.9}; !equalJSON(stdin["config"], want) {
+					t.Errorf("stdin config = %v, want %v", stdin["config"], want)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in, s, dir := loadCodeGrader(t, tt.assertion)
+			r := gradeIn(t, s, in)
+			if r.Verdict != tt.verdict {
+				t.Fatalf("verdict %s, want %s (error %q, assertions %+v)", r.Verdict, tt.verdict, r.Error, r.Assertions)
+			}
+			want := strings.ReplaceAll(tt.want, "{dir}", dir)
+			switch {
+			case tt.verdict == result.Error && !strings.Contains(r.Error, want):
+				t.Errorf("error %q, want %q", r.Error, want)
+			case tt.verdict != result.Error && want != "" && (len(r.Assertions) == 0 || r.Assertions[0].Text != want):
+				t.Errorf("assertions %+v, want %q", r.Assertions, want)
+			}
+			if tt.check != nil {
+				tt.check(t, r)
+			}
+		})
+	}
 }

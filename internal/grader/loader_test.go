@@ -1,6 +1,7 @@
 package grader
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/result"
@@ -53,6 +54,9 @@ func TestLoadedSuite(t *testing.T) {
 		if r.Score != w.score || r.Verdict != w.verdict {
 			t.Errorf("%s (%s): score %v verdict %s, want %v %s (error %q, assertions %+v)",
 				spec.Name, spec.Type, r.Score, r.Verdict, w.score, w.verdict, r.Error, r.Assertions)
+		}
+		if spec.Name == "reads" && (len(r.Assertions) != 2 || !strings.HasPrefix(r.Assertions[0].Text, "Skill:") || !strings.HasPrefix(r.Assertions[1].Text, "Read:")) {
+			t.Errorf("reads: minimums reported as %+v, want Skill then Read (YAML order)", r.Assertions)
 		}
 		delete(want, spec.Name)
 	}

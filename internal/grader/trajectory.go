@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -55,15 +55,13 @@ func newTrajectory(spec *suite.Grader, _ Deps) (Grader, error) {
 		if !ok {
 			return nil, errors.New("tool-trajectory mode any_order needs minimums (a map of tool: count)")
 		}
-		for tool, v := range m {
-			n, isNum := number(v)
+		for _, tool := range minimumsOrder(p, m) {
+			n, isNum := number(m[tool])
 			if !isNum || n < 0 {
-				return nil, fmt.Errorf("minimums.%s must be a non-negative number, not %v", tool, v)
+				return nil, fmt.Errorf("minimums.%s must be a non-negative number, not %v", tool, m[tool])
 			}
 			g.minimums = append(g.minimums, minimum{tool: tool, n: n})
 		}
-		// YAML key order is lost in the decoded map; sorted order keeps reports stable.
-		sort.Slice(g.minimums, func(i, j int) bool { return g.minimums[i].tool < g.minimums[j].tool })
 	case "in_order", "exact", "subset", "superset":
 		def := argsMatch{mode: "exact"}
 		if p.has("args_match") {
@@ -88,6 +86,27 @@ func newTrajectory(spec *suite.Grader, _ Deps) (Grader, error) {
 		return nil, fmt.Errorf("unknown tool-trajectory mode %q (want any_order, in_order, exact, subset or superset)", mode)
 	}
 	return g, nil
+}
+
+// minimumsOrder lists the tools of minimums in the order the checks are reported: the YAML
+// order the loader records in minimums_order (the decoded map has lost it), then any tool it
+// does not list, sorted so that reports stay stable.
+func minimumsOrder(p params, m map[string]any) []string {
+	order, _ := p["minimums_order"].([]string)
+	tools := make([]string, 0, len(m))
+	for _, tool := range order {
+		if _, ok := m[tool]; ok && !slices.Contains(tools, tool) {
+			tools = append(tools, tool)
+		}
+	}
+	var rest []string
+	for tool := range m {
+		if !slices.Contains(tools, tool) {
+			rest = append(rest, tool)
+		}
+	}
+	slices.Sort(rest)
+	return append(tools, rest...)
 }
 
 func parseExpected(item any, def argsMatch, i int) (expectedCall, error) {

@@ -1,6 +1,8 @@
 package grader
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/result"
@@ -136,6 +138,38 @@ func TestTrajectoryConfigErrors(t *testing.T) {
 		t.Run(tt.want, func(t *testing.T) {
 			t.Parallel()
 			wantConfigError(t, spec("tool-trajectory", tt.params), tt.want)
+		})
+	}
+}
+
+func TestTrajectoryMinimumsOrder(t *testing.T) {
+	t.Parallel()
+	minimums := map[string]any{"Write": 1, "Read": 1, "Bash": 1}
+	tests := []struct {
+		name  string
+		order any // Params["minimums_order"], as the loader records the YAML order
+		want  []string
+	}{
+		{"yaml order", []string{"Write", "Read", "Bash"}, []string{"Write", "Read", "Bash"}},
+		{"no order: sorted", nil, []string{"Bash", "Read", "Write"}},
+		// A stale or partial order still checks every tool exactly once.
+		{"partial order", []string{"Write", "Grep", "Write"}, []string{"Write", "Bash", "Read"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p := map[string]any{"mode": "any_order", "minimums": minimums}
+			if tt.order != nil {
+				p["minimums_order"] = tt.order
+			}
+			r := gradeIn(t, spec("tool-trajectory", p), outputWith(call("Read", nil)))
+			var got []string
+			for _, a := range r.Assertions {
+				got = append(got, strings.SplitN(a.Text, ":", 2)[0])
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("checks in order %v, want %v", got, tt.want)
+			}
 		})
 	}
 }

@@ -228,3 +228,112 @@ func TestDiscover(t *testing.T) {
 		t.Fatal("a Markdown file was accepted as an eval file")
 	}
 }
+
+func TestSuiteDirIsAbsolute(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		path   string
+		format Format
+	}{
+		{"v4.42.4/features/rubric/evals/dataset.eval.yaml", FormatAgentV},
+		{"legacy-2025-12/features/evals/rubric/rubric-examples.yaml", FormatLegacy},
+		{"next-5.3.1/features/readme-quickstart/evals/my-eval.eval.yaml", FormatPromptfoo},
+		{"v4.42.4/features/basic-jsonl/evals/dataset.jsonl", FormatJSONL},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.format), func(t *testing.T) {
+			t.Parallel()
+			// A relative root, as from the command line: Path is relative to it, Dir is not.
+			s, ds := Load(filepath.Join(ex, tt.path), LoadOptions{Root: ex})
+			if s == nil || ds.HasErrors() {
+				t.Fatalf("did not load:\n%s", dump(ds))
+			}
+			want, err := filepath.Abs(filepath.Join(ex, filepath.Dir(tt.path)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Format != tt.format || s.Path != tt.path || s.Dir != want || !filepath.IsAbs(s.Dir) {
+				t.Errorf("format %s path %q dir %q, want %s %q %q", s.Format, s.Path, s.Dir, tt.format, tt.path, want)
+			}
+		})
+	}
+}
+
+func TestGraderExtraKeys(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		grader  string // one assertions item, indented for head
+		config  map[string]any
+		params  map[string]any
+		target  string
+		samples int
+		warning string // "" = no diagnostics
+	}{
+		{"code extra keys to config",
+			"      - {type: code-grader, command: [sh, x.sh], language: python, threshold: 0.9, config: {strict: true, language: go}}\n",
+			map[string]any{"strict": true, "language": "go", "threshold": 0.9}, map[string]any{}, "", 0, ""},
+		{"code judge settings to config",
+			"      - {type: code_judge, command: x, samples: 30, provider: judge}\n",
+			map[string]any{"samples": 30, "provider": "judge"}, map[string]any{}, "", 0, ""},
+		{"code timeouts kept in params",
+			"      - {type: code-grader, command: x, timeout_ms: 250, timeout_seconds: 2}\n",
+			nil, map[string]any{"timeout_ms": 250, "timeout_seconds": 2}, "", 0, ""},
+		{"code target true",
+			"      - {type: code-grader, command: x, target: true}\n",
+			nil, map[string]any{"target": true}, "", 0, ""},
+		{"code target max_calls",
+			"      - {type: code-grader, command: x, target: {max_calls: 5}}\n",
+			nil, map[string]any{"target": map[string]any{"max_calls": 5}}, "", 0, ""},
+		{"llm extra keys to config",
+			"      - {type: llm-grader, prompt: p, tone: strict, target: judge, samples: 3}\n",
+			map[string]any{"tone": "strict"}, nil, "judge", 3, ""},
+		{"other types still warn",
+			"      - {type: contains, value: x, colour: red}\n",
+			nil, nil, "", 0, `unknown key "colour"`},
+		{"rubrics typos still warn",
+			"      - {type: rubrics, criteria: [a], sampels: 3}\n",
+			nil, nil, "", 0, `unknown key "sampels" (did you mean "samples"?)`},
+		{"minimums keep their order",
+			"      - {type: tool-trajectory, mode: any_order, minimums: {Write: 1, Read: 2, Bash: 1}}\n",
+			nil, map[string]any{"mode": "any_order", "minimums": map[string]any{"Write": 1, "Read": 2, "Bash": 1},
+				"minimums_order": []string{"Write", "Read", "Bash"}}, "", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, ds := parseString(t, head+tt.grader, nil)
+			if s == nil {
+				t.Fatalf("did not load:\n%s", dump(ds))
+			}
+			switch {
+			case tt.warning == "" && len(ds) > 0:
+				t.Errorf("unexpected diagnostics:\n%s", dump(ds))
+			case tt.warning != "" && (len(ds) != 1 || ds[0].Severity != Warning || !strings.Contains(ds[0].Message, tt.warning)):
+				t.Errorf("want one warning %q, got:\n%s", tt.warning, dump(ds))
+			}
+			g := s.Tests[0].Graders[0]
+			if !reflect.DeepEqual(g.Config, tt.config) || !reflect.DeepEqual(g.Params, tt.params) || g.Target != tt.target || g.Samples != tt.samples {
+				t.Errorf("config %#v params %#v target %q samples %d,\nwant %#v %#v %q %d",
+					g.Config, g.Params, g.Target, g.Samples, tt.config, tt.params, tt.target, tt.samples)
+			}
+		})
+	}
+}
+
+func TestRunTimePathsStayAsWritten(t *testing.T) {
+	t.Parallel()
+	body := "workspace:\n  hooks:\n    before_all: {command: [sh, setup.sh], cwd: ../scripts}\n" +
+		head + "      - {type: code-grader, command: [./check.sh], cwd: graders}\n"
+	s, ds := parseString(t, body, nil)
+	if s == nil || ds.HasErrors() {
+		t.Fatalf("did not load:\n%s", dump(ds))
+	}
+	// The hook's cwd is resolved against the workspace at run time, the grader's against Dir.
+	if h := s.Workspace.Hooks.BeforeAll; h == nil || h.Cwd != "../scripts" {
+		t.Errorf("hook %+v, want cwd ../scripts", h)
+	}
+	if g := s.Tests[0].Graders[0]; g.Cwd != "graders" || !reflect.DeepEqual(g.Command, []string{"./check.sh"}) {
+		t.Errorf("grader cwd %q command %q", g.Cwd, g.Command)
+	}
+}

@@ -34,6 +34,16 @@ var commonGraderKeys = []string{"type", "name", "metric", "weight", "required", 
 	"max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "weights", "include",
 	"preprocessors", "provider", "transform", "annotation_type", "label", "notes"}
 
+// ownKeys are the fields of the grader types that, as in AgentV, take every other key as
+// config ("extra keys → config"): such a key is a setting for the script or the prompt, not a
+// typo. Other types warn about keys outside commonGraderKeys.
+var ownKeys = map[string][]string{
+	"code-grader": {"type", "name", "metric", "weight", "required", "min_score", "negate", "command", "script", "cwd",
+		"target", "config", "timeout_seconds", "timeout_ms", "preprocessors"},
+	"llm-grader": {"type", "name", "metric", "weight", "required", "min_score", "negate", "samples", "temperature",
+		"target", "provider", "config", "value", "criteria", "rubrics", "prompt", "max_steps", "model", "preprocessors"},
+}
+
 // graders reads an assertions list. Plain strings are grouped into one rubrics grader at the
 // first string's place, weighing the number of strings (AgentV's rule).
 func (r *reader) graders(n *yaml.Node, what string) []*Grader {
@@ -160,16 +170,17 @@ var placeholder = regexp.MustCompile(`\{\{\s*[a-zA-Z0-9_]+\s*\}\}`)
 
 // grader reads one grader mapping.
 func (r *reader) grader(n *yaml.Node, what string) *Grader {
-	f, ok := r.fields(n, what+"[]", commonGraderKeys...)
+	f, ok := r.fields(n, what+"[]") // keys are checked once the type is known
 	if !ok {
 		return nil
 	}
 	rawType := r.optStr(f, "type", "grader")
+	typ, neg := normaliseType(rawType)
+	extra := r.graderKeys(n, what+"[]", typ)
 	if rawType == "" {
 		r.errorf(n, "grader has no type")
 		return nil
 	}
-	typ, neg := normaliseType(rawType)
 	if _, known := graderTypes[typ]; !known {
 		names := make([]string, 0, len(graderTypes))
 		for k := range graderTypes {
@@ -188,6 +199,19 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 		g.Name = r.optStr(f, "metric", "grader")
 	}
 	r.graderCommon(f, g)
+	// A script has no judge: its target is AgentV's target proxy switch, not a judge name
+	// (graderSpecific keeps it), and judge settings written on it went to config.
+	if typ != "code-grader" {
+		r.judgeSettings(f, g)
+	}
+	for _, k := range extra {
+		if g.Config == nil {
+			g.Config = map[string]any{}
+		}
+		if _, set := g.Config[k]; !set { // config: wins over a same-named extra key, as in AgentV
+			g.Config[k] = r.value(f[k])
+		}
+	}
 	for _, req := range graderTypes[typ] {
 		if _, ok := f[req]; !ok && !(req == "command" && f["script"] != nil) {
 			r.errorf(n, "%s grader needs %s", typ, req)
@@ -198,6 +222,24 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 		g.Name = derivedName(g)
 	}
 	return g
+}
+
+// graderKeys checks a grader's keys against its type: it returns, in YAML order, the keys
+// that go to config for a type in ownKeys, and warns about unknown keys for the others.
+func (r *reader) graderKeys(n *yaml.Node, what, typ string) []string {
+	n = resolve(n)
+	own, toConfig := ownKeys[typ]
+	var extra []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		switch {
+		case toConfig && !contains(own, k.Value) && !contains(extra, k.Value):
+			extra = append(extra, k.Value)
+		case !toConfig && !contains(commonGraderKeys, k.Value):
+			r.unknownKey(k, what, commonGraderKeys)
+		}
+	}
+	return extra
 }
 
 func (r *reader) graderCommon(f map[string]*yaml.Node, g *Grader) {
@@ -233,6 +275,13 @@ func (r *reader) graderCommon(f map[string]*yaml.Node, g *Grader) {
 		b, _ := r.boolean(v, "negate")
 		g.Negate = g.Negate || b
 	}
+	if c, ok := f["config"]; ok {
+		g.Config, _ = r.value(c).(map[string]any)
+	}
+}
+
+// judgeSettings reads the fields that tune a grader's judge.
+func (r *reader) judgeSettings(f map[string]*yaml.Node, g *Grader) {
 	if v, ok := f["samples"]; ok {
 		if k, ok := r.integer(v, "samples"); ok {
 			if k < 1 || k > 20 {
@@ -249,9 +298,6 @@ func (r *reader) graderCommon(f map[string]*yaml.Node, g *Grader) {
 	g.Target = r.optStr(f, "target", "grader")
 	if g.Target == "" {
 		g.Target = r.optStr(f, "provider", "grader")
-	}
-	if c, ok := f["config"]; ok {
-		g.Config, _ = r.value(c).(map[string]any)
 	}
 }
 
@@ -272,8 +318,11 @@ func (r *reader) graderSpecific(n *yaml.Node, f map[string]*yaml.Node, g *Grader
 		if cmd != nil {
 			g.Command = r.command(cmd, "command")
 		}
+		// cwd stays as written: the grader resolves it against the suite's Dir at run time.
 		g.Cwd = r.optStr(f, "cwd", "grader")
-		g.Params = r.params(f, "timeout_seconds")
+		// target (true | {max_calls}) is kept as decoded so the grader can refuse it: evalgate
+		// has no target proxy, and ignoring the key would grade without what the script needs.
+		g.Params = r.params(f, "timeout_seconds", "timeout_ms", "target")
 	case "contains-any", "contains-all", "icontains-any", "icontains-all":
 		if v, ok := f["value"]; ok {
 			list, ok := r.value(v).([]any)
@@ -287,6 +336,10 @@ func (r *reader) graderSpecific(n *yaml.Node, f map[string]*yaml.Node, g *Grader
 		g.Params = r.params(f, "mode", "expected", "minimums", "args_match", "fields", "aggregation", "threshold",
 			"budget", "max_total", "max_input", "max_output", "max_tool_calls", "max_llm_calls", "max_tokens",
 			"max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "skill", "should_trigger")
+		if m := f["minimums"]; m != nil && m.Kind == yaml.MappingNode {
+			// The decoded map forgets the YAML order; the grader reports the checks in it.
+			g.Params["minimums_order"] = mappingKeys(m)
+		}
 		if g.Type == "token-usage" && g.Params["max_total"] == nil && g.Params["max_input"] == nil && g.Params["max_output"] == nil {
 			r.errorf(keyNode(f["type"], "type"), "token-usage needs max_total, max_input or max_output")
 		}
@@ -385,6 +438,17 @@ func (r *reader) command(n *yaml.Node, what string) []string {
 		}
 	}
 	return argv
+}
+
+// mappingKeys are a mapping's keys in YAML order, each once.
+func mappingKeys(n *yaml.Node) []string {
+	var keys []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i].Value; !contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 func fileExists(p string) bool {

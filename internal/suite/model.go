@@ -45,8 +45,12 @@ type Suite struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
 	Path        string `json:"path"` // the eval file as given (relative to the repo when possible)
-	Format      Format `json:"format"`
-	Tests       []*Test
+	// Dir is the eval file's directory, absolute. Path is relative to the repository root,
+	// which need not be the process's working directory; things that run relative to the eval
+	// file (code graders' default cwd) use Dir. Machine-specific, so kept out of JSON.
+	Dir    string `json:"-"`
+	Format Format `json:"format"`
+	Tests  []*Test
 
 	// Target is the suite's default target name (execution.target, root target, or "default").
 	Target string
@@ -162,11 +166,14 @@ type Grader struct {
 	// Samples asks the judge k times and reports agreement (0 or 1 = once).
 	Samples     int
 	Temperature *float64
-	// Config is the grader's free configuration (config: plus unknown keys for code graders).
+	// Config is the grader's free configuration: config: plus, for code and llm graders, every
+	// key that is not one of their fields (AgentV's "extra keys → config"; config: wins).
 	Config map[string]any
-	// Params holds the type-specific fields of the remaining grader types (tool-trajectory,
-	// field-accuracy, latency, cost, token-usage, execution-metrics, skill-trigger, composite
-	// aggregator), decoded from YAML into plain Go values, for the grader package to interpret.
+	// Params holds the type-specific fields of the remaining grader types (code-grader
+	// timeouts and target, tool-trajectory, field-accuracy, latency, cost, token-usage,
+	// execution-metrics, skill-trigger, composite aggregator), decoded from YAML into plain Go
+	// values, for the grader package to interpret. The loader adds minimums_order ([]string)
+	// to a tool-trajectory's: the YAML order of minimums, which the decoded map loses.
 	Params map[string]any
 	// Members are a composite grader's members.
 	Members []*Grader

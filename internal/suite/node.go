@@ -71,14 +71,19 @@ func (r *reader) fields(n *yaml.Node, what string, known ...string) (map[string]
 		}
 		out[k.Value] = v
 		if known != nil && !contains(known, k.Value) {
-			msg := fmt.Sprintf("%s: unknown key %q", what, k.Value)
-			if s := suggest(k.Value, known); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			r.warnf(k, "%s", msg)
+			r.unknownKey(k, what, known)
 		}
 	}
 	return out, true
+}
+
+// unknownKey warns about key node k, suggesting the closest known key.
+func (r *reader) unknownKey(k *yaml.Node, what string, known []string) {
+	msg := fmt.Sprintf("%s: unknown key %q", what, k.Value)
+	if s := suggest(k.Value, known); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	r.warnf(k, "%s", msg)
 }
 
 // keyNode returns the key node of key in a mapping, for positions.

@@ -72,7 +72,7 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 	if !ok {
 		return nil
 	}
-	s := &Suite{Path: r.file, Format: r.format, Target: "default"}
+	s := &Suite{Path: r.file, Dir: r.dir, Format: r.format, Target: "default"}
 	s.Name = r.optStr(f, "name", "suite")
 	if s.Name == "" {
 		s.Name = defaultName(path)
