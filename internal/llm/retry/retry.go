@@ -85,7 +85,9 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 func (c *Client) once(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	release, err := c.Limiter.Acquire(ctx, Estimate(req))
 	if err != nil {
-		return nil, err
+		// The limiter fails only when the caller's deadline cannot be met: asking again
+		// cannot help.
+		return nil, fmt.Errorf("wait for the rate limit: %w", errors.Join(err, llm.ErrPermanent))
 	}
 	defer release()
 	return c.Next.Complete(ctx, req)

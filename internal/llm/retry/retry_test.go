@@ -186,3 +186,19 @@ func TestCancelStopsRetrying(t *testing.T) {
 		t.Fatalf("err %v after %d calls", err, srv.Count())
 	}
 }
+
+func TestRateLimitWaitBeyondDeadlineIsNotRetried(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t)
+	c, s := newClient(t, srv, 0)
+	c.Limiter = limit.New(limit.Config{RequestsPerMinute: 1})
+	if _, err := c.Complete(context.Background(), req()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := c.Complete(ctx, req())
+	if !errors.Is(err, context.DeadlineExceeded) || len(s.d) != 0 || srv.Count() != 1 {
+		t.Fatalf("err %v, sleeps %v, calls %d: a limiter wait past the deadline must fail at once", err, s.d, srv.Count())
+	}
+}
