@@ -185,6 +185,61 @@ func TestActionRerunCommand(t *testing.T) {
 	}
 }
 
+// commitWorkspace makes the runner's workspace a git repository and returns its HEAD.
+func commitWorkspace(t *testing.T, r *runner) string {
+	t.Helper()
+	ws := r.env["GITHUB_WORKSPACE"]
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "checkout"}} {
+		if out, err := exec.Command("git", append([]string{"-C", ws}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	out, err := exec.Command("git", "-C", ws, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func TestActionRerunNeedsThePRHeadCheckedOut(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		matchHead bool
+	}{{"other commit checked out", false}, {"PR head checked out", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := githubtest.New(t)
+			srv.Permissions = map[string]string{"alice": "write"}
+			r := newRunner(t, srv, "issue_comment", comment("alice"))
+			head := headSHA
+			if checkedOut := commitWorkspace(t, r); tc.matchHead {
+				head = checkedOut
+			}
+			srv.PR = map[string]any{"number": 42,
+				"head": map[string]any{"sha": head, "repo": map[string]any{"full_name": "acme/agents"}},
+				"base": map[string]any{"sha": "0a1b2c3d", "repo": map[string]any{"full_name": "acme/agents"}}}
+			code, log := r.run()
+			runs := srv.CheckRuns()
+			if tc.matchHead {
+				if code != 0 || len(runs) != 1 || runs[0].HeadSHA != head {
+					t.Fatalf("exit %d, check runs %+v\n%s", code, runs, log)
+				}
+				return
+			}
+			if code != 0 || len(runs) != 0 || !strings.Contains(log, "rerun refused") {
+				t.Fatalf("exit %d, check runs %+v\n%s", code, runs, log)
+			}
+			if got := strings.Join(srv.Reactions(555), ","); got != "confused" {
+				t.Errorf("reactions %q, want confused", got)
+			}
+			if s := r.file(r.summary); !strings.Contains(s, "refs/pull/${{ github.event.issue.number }}/head") {
+				t.Errorf("summary does not say how to fix it:\n%s", s)
+			}
+		})
+	}
+}
+
 func TestActionReadOnlyTokenFallsBackToSummary(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)

@@ -75,7 +75,8 @@ func actionCmd(ctx context.Context, e env, args []string) error {
 	if root, err = filepath.Abs(root); err != nil {
 		return usageErr("repository directory: %w", err)
 	}
-	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Out: e.stdout, Root: root, Outputs: getenv("GITHUB_OUTPUT") != ""}
+	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Out: e.stdout, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "",
+		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }}
 	if !*dryRun {
 		if in.Token == "" {
 			return usageErr("input github_token is empty (the default is ${{ github.token }})")

@@ -102,3 +102,12 @@ func repoRoot(ctx context.Context, path string) string {
 	}
 	return wd
 }
+
+// headCommit is the commit checked out at root.
+func headCommit(ctx context.Context, root string) (string, error) {
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "", fmt.Errorf("git rev-parse HEAD in %s: %w", root, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

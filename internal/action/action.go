@@ -34,6 +34,8 @@ type Deps struct {
 	Execute func(ctx context.Context, suites []*suite.Suite, loadErrors []*result.SuiteResult) (*result.Run, error)
 	// Outputs is true when the runner provides GITHUB_OUTPUT; a local dry run sets none.
 	Outputs bool
+	// CheckedOut returns the commit checked out at Root; nil or an error means unknown.
+	CheckedOut func(ctx context.Context) (string, error)
 }
 
 // plan is what this event asks for.
@@ -133,12 +135,36 @@ func (d *Deps) plan(ctx context.Context, in Inputs) (plan, bool) {
 		}
 		// Pinned now: a push after the command does not change what this run grades.
 		p.sha, p.base, p.comment = pr.HeadSHA, pr.BaseSHA, ev.Comment
+		if !d.checkedOutHead(ctx, in, p.sha) {
+			_ = d.GitHub.React(ctx, ev.Owner, ev.Repo, ev.Comment.ID, "confused")
+			return p, false
+		}
 		if len(cmd.Args) > 0 {
 			p.only = cmd.Args[0]
 		}
 		_ = d.GitHub.React(ctx, ev.Owner, ev.Repo, ev.Comment.ID, "eyes")
 	}
 	return p, true
+}
+
+// checkedOutHead verifies that the workflow checked out the commit the check run will be
+// posted on: a rerun that graded the default branch but reported on the PR head would gate the
+// merge on code it never saw. When the checkout cannot be read, the run goes on with a warning.
+func (d *Deps) checkedOutHead(ctx context.Context, in Inputs, sha string) bool {
+	if d.CheckedOut == nil {
+		return true
+	}
+	head, err := d.CheckedOut(ctx)
+	switch {
+	case err != nil:
+		d.logf("evalgate: warning: cannot tell which commit is checked out (%v); grading it as the PR head %s", err, sha)
+		return true
+	case head == sha:
+		return true
+	}
+	d.logf("evalgate: rerun refused: the workflow checked out %s, but the pull request head is %s", head, sha)
+	d.summary(fmt.Sprintf("## evalgate: rerun not run\n\nThe workflow checked out `%s`, but pull request #%d is at `%s`, so evalgate would have graded one commit and reported on another. Check out the PR head in the workflow that handles `%s` comments:\n\n```yaml\n- uses: actions/checkout@v4\n  with:\n    ref: refs/pull/${{ github.event.issue.number }}/head\n```\n", head, d.Event.PR, sha, in.Command))
+	return false
 }
 
 // pick selects the suites to run and says why for each.
