@@ -71,6 +71,8 @@ type Fault struct {
 	SlowBody time.Duration
 	// Latency delays this call (on top of the server's Latency).
 	Latency time.Duration
+	// Message is the error message with Status ("" = the status text).
+	Message string
 }
 
 // Server is the fake vendor. Set Reply (and Latency, Faults) before the first call.
@@ -213,6 +215,10 @@ func writeError(w http.ResponseWriter, api string, f *Fault) {
 	w.Header().Set("x-should-retry", "false")
 	w.WriteHeader(f.Status)
 	msg := http.StatusText(f.Status)
+	if f.Message != "" {
+		b, _ := json.Marshal(f.Message)
+		msg = strings.Trim(string(b), `"`)
+	}
 	if api == "anthropic" {
 		_, _ = io.WriteString(w, `{"type":"error","error":{"type":"api_error","message":"`+msg+`"}}`)
 		return

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -48,12 +49,17 @@ type Config struct {
 	// Timeout bounds one attempt, body included, 0 = none.
 	Timeout    time.Duration
 	HTTPClient *http.Client
+	// Warn hears about settings the model refused and evalgate dropped; nil = silent.
+	Warn func(string)
 }
 
 // Client calls one model.
 type Client struct {
 	c   Config
 	sdk sdk.Client
+	// noTemperature is set once the model has refused a temperature (OpenAI's reasoning
+	// models accept only their default): later requests leave it out.
+	noTemperature atomic.Bool
 }
 
 var _ llm.Client = (*Client)(nil)
@@ -101,6 +107,28 @@ func New(c Config) (*Client, error) {
 // Complete sends one request.
 func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	start := time.Now()
+	if req.Temperature != nil && c.noTemperature.Load() {
+		r := *req
+		r.Temperature = nil
+		req = &r
+	}
+	resp, err := c.send(ctx, req)
+	if err != nil && req.Temperature != nil && refusedTemperature(err) {
+		if !c.noTemperature.Swap(true) && c.c.Warn != nil {
+			c.c.Warn(fmt.Sprintf("%s model %s does not accept a temperature; evalgate sends none (the model's default applies)", c.c.Provider, c.c.Model))
+		}
+		r := *req
+		r.Temperature = nil
+		resp, err = c.send(ctx, &r)
+	}
+	if err != nil {
+		return nil, err
+	}
+	resp.Duration = time.Since(start)
+	return resp, nil
+}
+
+func (c *Client) send(ctx context.Context, req *llm.Request) (*llm.Response, error) {
 	var resp *llm.Response
 	var err error
 	if c.c.Format == "responses" {
@@ -111,8 +139,18 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 	if err != nil {
 		return nil, c.wrap(err)
 	}
-	resp.Duration = time.Since(start)
 	return resp, nil
+}
+
+// refusedTemperature recognises OpenAI's 400 for a temperature the model does not support
+// ("Unsupported value: 'temperature' does not support 0 with this model").
+func refusedTemperature(err error) bool {
+	var se *llm.StatusError
+	if !errors.As(err, &se) || se.Status != http.StatusBadRequest {
+		return false
+	}
+	m := strings.ToLower(se.Message)
+	return strings.Contains(m, "temperature") && (strings.Contains(m, "unsupported") || strings.Contains(m, "not support"))
 }
 
 func (c *Client) maxTokens(req *llm.Request) int64 {

@@ -123,3 +123,34 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestModelThatRefusesTemperature(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.New(t)
+	srv.Faults = func(_ int, r *llmtest.Request) *llmtest.Fault {
+		if r.Temperature != nil {
+			return &llmtest.Fault{Status: 400, Message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."}
+		}
+		return nil
+	}
+	var warnings []string
+	c, err := openai.New(openai.Config{Provider: "openai", Model: "gpt-5-mini", BaseURL: srv.URL + "/v1", APIKey: "k",
+		Warn: func(s string) { warnings = append(warnings, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := c.Complete(context.Background(), request()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One refused call, then every request goes without a temperature.
+	if srv.Count() != 4 || len(warnings) != 1 || !strings.Contains(warnings[0], "gpt-5-mini does not accept a temperature") {
+		t.Errorf("%d calls, warnings %q", srv.Count(), warnings)
+	}
+	srv.Faults = func(int, *llmtest.Request) *llmtest.Fault { return &llmtest.Fault{Status: 400, Message: "bad schema"} }
+	var se *llm.StatusError
+	if _, err := c.Complete(context.Background(), request()); !errors.As(err, &se) || se.Status != 400 || se.Message != "bad schema" {
+		t.Errorf("other 400s pass through: %v", err)
+	}
+}

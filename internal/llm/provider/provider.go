@@ -62,7 +62,7 @@ func New(cfg *suite.TargetConfig, opts Options) (*Client, error) {
 	if hc == nil {
 		hc = NewHTTPClient()
 	}
-	vendor, err := ep.vendor(hc)
+	vendor, err := ep.vendor(hc, opts.Warn)
 	if err != nil {
 		return nil, fmt.Errorf("%s: target %s: %w", cfg.Pos, cfg.Name, err)
 	}
@@ -90,14 +90,14 @@ func New(cfg *suite.TargetConfig, opts Options) (*Client, error) {
 	return &Client{Client: c, Endpoint: ep}, nil
 }
 
-func (ep *Endpoint) vendor(hc *http.Client) (llm.Client, error) {
+func (ep *Endpoint) vendor(hc *http.Client, warn func(string)) (llm.Client, error) {
 	switch ep.Provider {
 	case "anthropic":
 		return anthropic.New(anthropic.Config{Model: ep.Model, APIKey: ep.APIKey, BaseURL: ep.BaseURL, Structured: ep.Structured,
 			MaxOutputTokens: ep.MaxOutputTokens, Timeout: ep.Timeout, HTTPClient: hc})
 	case "openai", "azure":
 		c := openai.Config{Provider: ep.Provider, Model: ep.Model, APIKey: ep.APIKey, BaseURL: ep.BaseURL, Format: ep.Format,
-			Structured: ep.Structured, MaxOutputTokens: ep.MaxOutputTokens, Timeout: ep.Timeout, HTTPClient: hc}
+			Structured: ep.Structured, MaxOutputTokens: ep.MaxOutputTokens, Timeout: ep.Timeout, HTTPClient: hc, Warn: warn}
 		if ep.Provider == "azure" {
 			c.Azure, c.BaseURL = true, ep.URL()
 			if !ep.azureV1() {
