@@ -24,9 +24,6 @@ type composite struct {
 	threshold  float64
 }
 
-// init registers composite outside the constructors literal, which cannot refer to New.
-func init() { constructors["composite"] = newComposite }
-
 func newComposite(spec *suite.Grader, deps Deps) (Grader, error) {
 	if len(spec.Members) == 0 {
 		return nil, errors.New("composite grader needs assertions (its members)")
