@@ -89,23 +89,25 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 	b := &budget{limit: cfg.BudgetUSD}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(cfg.Workers)
-	for _, j := range jobs {
+	for _, l := range lanes(jobs) {
 		if gctx.Err() != nil {
 			break
 		}
 		g.Go(func() error {
-			if gctx.Err() != nil {
-				return nil
+			for _, j := range l {
+				if gctx.Err() != nil {
+					return nil
+				}
+				var tr *result.TestResult
+				if why, over := b.over(); over {
+					tr = skipped(j.s, j.t, why)
+				} else {
+					tr = runTest(gctx, cfg, j.s, j.t)
+					b.spend(tr.Usage.CostUSD)
+				}
+				*j.out = tr
+				p.done(j.s, tr)
 			}
-			var tr *result.TestResult
-			if why, over := b.over(); over {
-				tr = skipped(j.s, j.t, why)
-			} else {
-				tr = runTest(gctx, cfg, j.s, j.t)
-				b.spend(tr.Usage.CostUSD)
-			}
-			*j.out = tr
-			p.done(j.s, tr)
 			return nil
 		})
 	}
@@ -134,6 +136,29 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 	run.FinishedAt = cfg.Now()
 	run.Summary.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
 	return run, ctx.Err()
+}
+
+// lanes groups jobs that must run one after another. Tests sharing a workspace (isolation:
+// shared) see each other's changes, so they run in file order, one lane per workspace; every
+// other test is a lane of its own and runs whenever a worker is free.
+func lanes(jobs []job) [][]job {
+	var out [][]job
+	shared := map[*suite.Workspace]int{}
+	for _, j := range jobs {
+		ws := workspaceOf(j.s, j.t)
+		if ws == nil || ws.Isolation != "shared" {
+			out = append(out, []job{j})
+			continue
+		}
+		i, ok := shared[ws]
+		if !ok {
+			i = len(out)
+			shared[ws] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], j)
+	}
+	return out
 }
 
 func withDefaults(cfg Config) Config {

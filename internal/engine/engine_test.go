@@ -211,3 +211,60 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("progress:\n%s", b.String())
 	}
 }
+
+// fakeWorkspace is a workspace with nothing in it; done runs when it is closed.
+type fakeWorkspace struct{ done func() }
+
+func (fakeWorkspace) Dir() string                          { return "" }
+func (fakeWorkspace) Diff(context.Context) (string, error) { return "", nil }
+func (w *fakeWorkspace) Close(bool) (string, error) {
+	w.done()
+	return "", nil
+}
+
+func TestSharedWorkspaceTestsRunInFileOrder(t *testing.T) {
+	t.Parallel()
+	shared := &suite.Workspace{Template: "ws", Isolation: "shared"}
+	s := &suite.Suite{Name: "s", Workspace: shared}
+	for i := range 12 {
+		s.Tests = append(s.Tests, &suite.Test{ID: fmt.Sprintf("t%02d", i), Graders: []*suite.Grader{{Name: "g", Type: "fake", Weight: 1, Value: 1.0}}})
+	}
+	own := &suite.Test{ID: "own", Workspace: &suite.Workspace{Template: "other"}, Graders: []*suite.Grader{{Name: "g", Type: "fake", Weight: 1, Value: 1.0}}}
+	s.Tests = append(s.Tests, own)
+	var mu sync.Mutex
+	var order []string
+	var inFlight, peak atomic.Int32
+	cfg := cfgFor(&fakeTarget{}, 8)
+	cfg.Workspace = func(_ context.Context, _ *suite.Suite, t *suite.Test, ws *suite.Workspace) (Workspace, error) {
+		if ws == shared {
+			n := inFlight.Add(1)
+			if n > peak.Load() {
+				peak.Store(n)
+			}
+			mu.Lock()
+			order = append(order, t.ID)
+			mu.Unlock()
+			time.Sleep(time.Millisecond)
+		}
+		return &fakeWorkspace{done: func() {
+			if ws == shared {
+				inFlight.Add(-1)
+			}
+		}}, nil
+	}
+	run, err := Run(context.Background(), []*suite.Suite{s}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peak.Load() != 1 {
+		t.Errorf("%d shared-workspace tests ran at once", peak.Load())
+	}
+	for i, id := range order {
+		if want := fmt.Sprintf("t%02d", i); id != want {
+			t.Fatalf("order %v: shared tests must run in file order", order)
+		}
+	}
+	if run.Summary.Total != 13 {
+		t.Errorf("total %d", run.Summary.Total)
+	}
+}
