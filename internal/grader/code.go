@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -134,15 +135,13 @@ func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error
 	cmd.Stdin = bytes.NewReader(stdin)
 	run := &codeRun{stdout: &headBuffer{max: maxCodeOutput}, stderr: &tailBuffer{max: maxCodeOutput}}
 	cmd.Stdout, cmd.Stderr = run.stdout, run.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = codeWaitDelay
+	proc.Group(cmd, codeWaitDelay)
 
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("code grader: start %s: %w", argv[0], err)
 	}
 	err := cmd.Wait()
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	proc.Kill(cmd)
 	ps := cmd.ProcessState
 	// A command that exited on its own before the deadline is graded even if the context
 	// ended while its output was being drained.

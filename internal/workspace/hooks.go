@@ -9,9 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -94,18 +94,17 @@ func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir 
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 
-	cmd := exec.Command(h.Command[0], h.Command[1:]...)
+	cmd := exec.CommandContext(ctx, h.Command[0], h.Command[1:]...)
 	cmd.Dir = cwd
 	cmd.Env = append(os.Environ(), "AGENTV_WORKSPACE_PATH="+dir)
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout, stderr := &tailBuffer{max: MaxHookOutput}, &tailBuffer{max: MaxHookOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = hookGrace
+	proc.Group(cmd, hookGrace)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if err := waitGroup(ctx, cmd); err != nil {
+	if err := wait(ctx, cmd); err != nil {
 		switch {
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return fmt.Errorf("%s timed out after %s", name, limit)
@@ -125,34 +124,21 @@ func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir 
 	return nil
 }
 
-// waitGroup waits for a started command; when ctx ends first, its process group gets SIGTERM,
-// then SIGKILL after hookGrace, and a last SIGKILL for children that outlived the leader.
-func waitGroup(ctx context.Context, cmd *exec.Cmd) error {
-	pgid := cmd.Process.Pid
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		// A child left running can hold the output pipes past WaitDelay; the hook succeeded.
-		if errors.Is(err, exec.ErrWaitDelay) {
-			return nil
+// wait waits for a started hook. A hook that succeeded may leave children running — a
+// before_all can start a service — so they are killed only when the hook was stopped.
+func wait(ctx context.Context, cmd *exec.Cmd) error {
+	err := cmd.Wait()
+	if ctx.Err() != nil {
+		proc.Kill(cmd)
+		if err == nil || errors.Is(err, exec.ErrWaitDelay) {
+			err = ctx.Err()
 		}
 		return err
-	case <-ctx.Done():
 	}
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	timer := time.NewTimer(hookGrace)
-	defer timer.Stop()
-	var err error
-	select {
-	case err = <-done:
-	case <-timer.C:
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		err = <-done
-	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	if err == nil {
-		err = ctx.Err()
+	// A child left running can hold the output pipes past the grace period; the hook itself
+	// succeeded.
+	if errors.Is(err, exec.ErrWaitDelay) {
+		return nil
 	}
 	return err
 }

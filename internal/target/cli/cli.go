@@ -13,9 +13,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
@@ -201,45 +201,31 @@ func quote(s string) string {
 func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Duration) (*execResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.Command("sh", "-c", command)
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = cwd
 	cmd.Env = append(os.Environ(), t.env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, stderr := &capped{max: MaxOutput}, &capped{max: MaxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.WaitDelay = killGrace
+	proc.Group(cmd, killGrace)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
-	pgid := cmd.Process.Pid
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
+	err := cmd.Wait()
 	res := &execResult{}
-	select {
-	case err = <-done:
+	if ctx.Err() == nil {
 		// Children the agent left running are a misbehaviour: they can hold files, ports or
-		// the workspace after the test. Note them, then end them.
-		res.lingered = groupAlive(pgid) || errors.Is(err, exec.ErrWaitDelay)
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	case <-ctx.Done():
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
-		select {
-		case <-done:
-			_ = syscall.Kill(-pgid, syscall.SIGKILL) // children that outlived the agent
-		case <-time.After(killGrace):
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			<-done
-		}
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("timed out after %s; killed its process group", timeout)
-		}
-		return nil, ctx.Err()
+		// the workspace after the test. Note them, then end them. One that held the agent's
+		// output pipes past the grace period made Wait give up on them (ErrWaitDelay).
+		res.lingered = proc.Alive(cmd) || errors.Is(err, exec.ErrWaitDelay)
 	}
-	// A child the agent left running can hold its output pipes open past WaitDelay; that is
-	// reported as lingering above, not as a failure to run.
-	if errors.Is(err, exec.ErrWaitDelay) {
-		err = nil
+	proc.Kill(cmd)
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return nil, fmt.Errorf("timed out after %s; killed its process group", timeout)
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, exec.ErrWaitDelay):
+		err = nil // reported as lingering above, not as a failure to run
 	}
 	if err != nil {
 		var ee *exec.ExitError

@@ -1,18 +1,24 @@
-package cli
+package proc
 
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
 )
 
-// groupAlive reports whether any process of group pgid is still running. On Linux it reads
-// /proc and ignores zombies: when evalgate is PID 1 in a container, orphans that already
-// exited stay zombies until reaped, and must not count as lingering. Elsewhere it asks kill(0).
-func groupAlive(pgid int) bool {
+// Alive reports whether any process of the group a started command leads is still running.
+// On Linux it reads /proc and ignores zombies: when evalgate is PID 1 in a container, orphans
+// that already exited stay zombies until reaped, and must not count as running. Elsewhere it
+// asks kill(0).
+func Alive(cmd *exec.Cmd) bool {
+	if cmd.Process == nil {
+		return false
+	}
+	pgid := cmd.Process.Pid
 	if alive, ok := procGroupAlive(pgid); ok {
 		return alive
 	}
