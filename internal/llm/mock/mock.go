@@ -4,17 +4,15 @@
 package mock
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/jsonl"
 	"github.com/evalgate/evalgate/internal/llm"
 )
 
@@ -75,19 +73,9 @@ func load(path string) ([]*Row, error) {
 		return nil, fmt.Errorf("mock replies: %w", err)
 	}
 	var rows []*Row
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" {
-			continue
-		}
-		var r Row
-		if err := json.Unmarshal([]byte(s), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
+	err = jsonl.Each(data, path, func(_ int, r *Row) error {
 		if r.TestID == "" || r.Reply == nil {
-			return nil, fmt.Errorf("%s:%d: a reply row needs test_id and reply", path, line)
+			return errors.New("a reply row needs test_id and reply")
 		}
 		var asString string
 		if json.Unmarshal(r.Reply, &asString) == nil {
@@ -95,9 +83,10 @@ func load(path string) ([]*Row, error) {
 		} else {
 			r.text = string(r.Reply)
 		}
-		rows = append(rows, &r)
-	}
-	return rows, sc.Err()
+		rows = append(rows, r)
+		return nil
+	})
+	return rows, err
 }
 
 // Complete returns the most specific recorded reply for the request's tag, else the response.

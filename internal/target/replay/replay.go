@@ -4,16 +4,14 @@
 package replay
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/evalgate/evalgate/internal/jsonl"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
@@ -80,24 +78,15 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 
 func parse(data []byte, path string) (map[string]*Row, error) {
 	rows := map[string]*Row{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		var r Row
-		if err := json.Unmarshal([]byte(text), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
+	err := jsonl.Each(data, path, func(_ int, r *Row) error {
 		if r.TestID == "" {
-			return nil, fmt.Errorf("%s:%d: row has no test_id", path, line)
+			return errors.New("row has no test_id")
 		}
-		rows[r.Suite+"\x00"+r.TestID] = &r
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		rows[r.Suite+"\x00"+r.TestID] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rows, nil
 }
