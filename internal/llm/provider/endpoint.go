@@ -126,8 +126,10 @@ func Resolve(cfg *suite.TargetConfig, getenv func(string) string) (*Endpoint, er
 // retryPolicy reads AgentV's retry fields over the default policy.
 func retryPolicy(s *settings) retry.Policy {
 	p := retry.DefaultPolicy
-	if _, ok := s.m["max_retries"]; ok {
-		p.MaxRetries = s.integer("max_retries")
+	// Only a number overrides the default: `max_retries: ${{ UNSET }}` reads as "", and must
+	// not quietly turn retries off.
+	if f, ok := s.nonNeg("max_retries"); ok {
+		p.MaxRetries = int(f)
 	}
 	if f, ok := s.nonNeg("retry_initial_delay_ms"); ok {
 		p.Initial = time.Duration(f * float64(time.Millisecond))

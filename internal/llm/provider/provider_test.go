@@ -36,6 +36,8 @@ func TestResolve(t *testing.T) {
 			check: func(e *provider.Endpoint) bool {
 				return e.APIKey == "sk" && e.URL() == "http://proxy/v1" && e.Format == "chat" && e.Structured
 			}},
+		{name: "an empty max_retries keeps the default", cfg: cfg("openai", map[string]any{"model": "m", "api_key": "k", "max_retries": ""}),
+			check: func(e *provider.Endpoint) bool { return e.Retry.MaxRetries == 3 }},
 		{name: "endpoint is base_url's alias", cfg: cfg("openai", map[string]any{"model": "m", "api_key": "k", "endpoint": "http://vllm:8000/v1", "api_format": "responses"}),
 			check: func(e *provider.Endpoint) bool { return e.URL() == "http://vllm:8000/v1" && e.Format == "responses" }},
 		{name: "openai default base", cfg: cfg("openai", map[string]any{"model": "m", "api_key": "k"}),
