@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -27,6 +31,12 @@ type FilesOptions struct {
 	Summary SummaryOptions
 	Check   CheckOptions
 	JUnit   JUnitOptions
+	// Root confines the report directory when it lies inside Root (the checked-out
+	// repository): every directory and file is then opened through os.Root, so a report
+	// directory committed as a symlink cannot send the reports outside the repository.
+	Root string
+	// Scrub removes credentials from every file before it is written (nil = none).
+	Scrub *redact.Redactor
 }
 
 // WriteAll writes every report of run into dir (created if missing): comment.md, summary.md,
@@ -35,9 +45,11 @@ type FilesOptions struct {
 // renamed, so a reader never sees half a report. A file that fails does not stop the others;
 // the errors are joined.
 func WriteAll(dir string, run *result.Run, opts FilesOptions) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	fsys, err := openDir(dir, opts.Root)
+	if err != nil {
 		return fmt.Errorf("report dir: %w", err)
 	}
+	defer fsys.Close()
 	var errs []error
 	write := func(name string, render func(*bytes.Buffer) error) {
 		var buf bytes.Buffer
@@ -45,7 +57,7 @@ func WriteAll(dir string, run *result.Run, opts FilesOptions) error {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			return
 		}
-		if err := writeAtomic(filepath.Join(dir, name), buf.Bytes()); err != nil {
+		if err := writeAtomic(fsys, name, opts.Scrub.Bytes(buf.Bytes())); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -63,16 +75,46 @@ func WriteAll(dir string, run *result.Run, opts FilesOptions) error {
 	return errors.Join(errs...)
 }
 
-// writeAtomic writes data to path through a temporary file in the same directory and a rename.
-func writeAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+// openDir creates dir and returns it as an os.Root. When dir lies inside root, it is created
+// and opened through root, so no symlink on the way can lead outside root.
+func openDir(dir, root string) (*os.Root, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if root != "" {
+		if root, err = filepath.Abs(root); err != nil {
+			return nil, err
+		}
+		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			r, err := os.OpenRoot(root)
+			if err != nil {
+				return nil, err
+			}
+			defer r.Close()
+			if err := r.MkdirAll(rel, 0o755); err != nil {
+				return nil, fmt.Errorf("%s: %w", dir, err)
+			}
+			return r.OpenRoot(rel)
+		}
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, err
+	}
+	return os.OpenRoot(abs)
+}
+
+// writeAtomic writes data to name in dir through a temporary file and a rename.
+func writeAtomic(dir *os.Root, name string, data []byte) (err error) {
+	path := filepath.Join(dir.Name(), name)
+	tmp := "." + name + ".tmp-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp := f.Name()
 	defer func() {
 		if err != nil {
-			_ = os.Remove(tmp)
+			_ = dir.Remove(tmp)
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
@@ -86,7 +128,7 @@ func writeAtomic(path string, data []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err = dir.Rename(tmp, name); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

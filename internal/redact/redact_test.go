@@ -1,0 +1,91 @@
+package redact
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestIsCredentialName(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{
+		"OPENAI_API_KEY": true, "AZURE_OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true,
+		"INPUT_GITHUB_TOKEN": true, "GITHUB_TOKEN": true, "ACTIONS_RUNTIME_TOKEN": true,
+		"ACTIONS_ID_TOKEN_REQUEST_URL": true, "DB_PASSWORD": true, "MY_SECRET_VALUE": true,
+		"GH_PAT": true, "KEY": true, "SIGNING_KEY_ID": true, "input_judge": true, "apikey": true,
+		"PATH": false, "HOME": false, "MONKEY": false, "OPENAI_BASE_URL": false, "MODEL": false,
+		"GITHUB_SHA": false, "KEYBOARD": false, "PATCH_LEVEL": false,
+	} {
+		if got := IsCredentialName(name); got != want {
+			t.Errorf("IsCredentialName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestString(t *testing.T) {
+	t.Parallel()
+	r := New("sk-abc123", "sk-abc123456", "", "ab", `pa"ss\word`)
+	tests := map[string]string{
+		"key sk-abc123 end":     "key *** end",
+		"key sk-abc123456 end":  "key *** end", // the longer secret is masked whole
+		"no secret here":        "no secret here",
+		"ab stays":              "ab stays",
+		`json "pa\"ss\\word"`:   `json "***"`,
+		"raw pa\"ss\\word done": "raw *** done",
+	}
+	for in, want := range tests {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var nilR *Redactor
+	if nilR.String("x sk-abc123") != "x sk-abc123" || !nilR.Empty() || !New().Empty() {
+		t.Error("a nil or empty Redactor must pass text through")
+	}
+}
+
+func TestFromEnviron(t *testing.T) {
+	t.Parallel()
+	r := FromEnviron([]string{"OPENAI_API_KEY=sk-live-1", "PATH=/usr/bin", "INPUT_GITHUB_TOKEN=ghs_x1", "NOEQUALS"}, "extra-secret")
+	got := r.String("sk-live-1 /usr/bin ghs_x1 extra-secret")
+	if got != "*** /usr/bin *** ***" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// TestWriterSplits writes a text containing secrets in every possible split into two writes
+// and byte by byte: the output must equal String of the whole text.
+func TestWriterSplits(t *testing.T) {
+	t.Parallel()
+	r := New("secret-one", "secret-one-two", "tok_777")
+	text := "a secret-one b secret-one-two c secret-on tok_77 tok_777secret-one end sec"
+	want := r.String(text)
+	for cut := 0; cut <= len(text); cut++ {
+		var out bytes.Buffer
+		w := r.Writer(&out)
+		if _, err := w.Write([]byte(text[:cut])); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(text[cut:])); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Fatalf("cut %d: %q, want %q", cut, out.String(), want)
+		}
+	}
+	var out bytes.Buffer
+	w := r.Writer(&out)
+	for i := range len(text) {
+		_, _ = w.Write([]byte{text[i]})
+	}
+	_ = w.Close()
+	if out.String() != want {
+		t.Fatalf("byte by byte: %q, want %q", out.String(), want)
+	}
+	if strings.Contains(out.String(), "secret-one") || strings.Contains(out.String(), "tok_777") {
+		t.Fatal("a secret leaked")
+	}
+}

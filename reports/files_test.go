@@ -1,0 +1,74 @@
+package reports
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/redact"
+)
+
+func TestWriteAllStaysInsideRoot(t *testing.T) {
+	t.Parallel()
+	run := loadRun(t, "mixed")
+	root, outside := t.TempDir(), t.TempDir()
+	// A report directory committed as a symlink to somewhere else.
+	if err := os.MkdirAll(filepath.Join(root, ".evalgate"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, ".evalgate", "report")); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteAll(filepath.Join(root, ".evalgate", "report"), run, FilesOptions{Root: root})
+	if err == nil {
+		t.Fatal("WriteAll followed a symlink out of the repository")
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Fatalf("reports landed outside the repository: %v", entries)
+	}
+
+	// A directory inside the root without links, and one outside the root, both work.
+	for _, dir := range []string{filepath.Join(root, "out", "report"), filepath.Join(outside, "r")} {
+		if err := WriteAll(dir, run, FilesOptions{Root: root}); err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		for _, name := range []string{FileComment, FileSummary, FileCheckRun, FileResults, FileIndex, FileJUnit} {
+			fi, err := os.Stat(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi.Mode().Perm() != 0o644 {
+				t.Errorf("%s: mode %v", name, fi.Mode().Perm())
+			}
+		}
+	}
+}
+
+func TestWriteAllScrubs(t *testing.T) {
+	t.Parallel()
+	run := loadRun(t, "mixed")
+	secret := "sk-test-" + strings.Repeat("9", 20)
+	run.Suites[0].Tests[0].ID = "leak-" + secret
+	run.Suites[0].Tests[0].Output.Answer = "the key is " + secret
+	dir := t.TempDir()
+	if err := WriteAll(dir, run, FilesOptions{Scrub: redact.New(secret)}); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), secret) {
+			t.Errorf("%s holds the secret", e.Name())
+		}
+		if e.Name() == FileResults && !strings.Contains(string(b), "leak-"+redact.Mask) {
+			t.Errorf("%s: the masked id is missing", e.Name())
+		}
+	}
+}
