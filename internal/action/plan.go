@@ -2,10 +2,12 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -17,9 +19,11 @@ func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, code int, ok bool) 
 	p = plan{sha: ev.HeadSHA, pr: ev.PR, base: ev.BaseSHA, selected: ev.PR != 0}
 	fork, headRepo := ev.IsFork, ev.HeadRepo
 	if ev.Name == "issue_comment" {
-		if !d.command(ctx, in, &p, &fork, &headRepo) {
+		pr, ok := d.command(ctx, in, &p)
+		if !ok {
 			return p, exitOK, false
 		}
+		fork, headRepo = pr.IsFork || pr.HeadRepo == "", pr.HeadRepo
 	}
 	p.trust = Decide(ev.Name, originOf(fork), in)
 	if !p.trust.Run {
@@ -40,36 +44,35 @@ func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, code int, ok bool) 
 
 // command reads a rerun command: who may give it, and which commit it grades. The head is
 // pinned when the command arrives: a push after it does not change what this run grades.
-func (d *Deps) command(ctx context.Context, in Inputs, p *plan, fork *bool, headRepo *string) bool {
+func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullRequest, bool) {
 	ev := d.Event
 	cmd, ok := event.ParseCommand(ev.Comment.Body, in.Command)
 	if !ok || cmd.Name != "rerun" {
 		d.logf("evalgate: comment %d is not a %s rerun command; ignored", ev.Comment.ID, in.Command)
-		return false
+		return nil, false
 	}
 	if d.GitHub == nil {
 		d.logf("evalgate: dry run: a rerun command needs the GitHub API; ignored")
-		return false
+		return nil, false
 	}
 	// author_association misreports private org members, so permission is asked of the API.
 	perm, err := d.GitHub.PermissionLevel(ctx, ev.Owner, ev.Repo, ev.Comment.Author)
 	if err != nil || (perm != "admin" && perm != "write") {
 		d.logf("evalgate: rerun by %s ignored: write or admin permission required (have %q, err %v)", ev.Comment.Author, perm, err)
-		return false
+		return nil, false
 	}
 	p.comment = ev.Comment
 	pr, err := d.GitHub.GetPullRequest(ctx, ev.Owner, ev.Repo, ev.PR)
 	if err != nil {
 		d.logf("evalgate: rerun: %v", err)
 		d.react(ctx, *p, "confused")
-		return false
+		return nil, false
 	}
 	p.sha, p.base = pr.HeadSHA, pr.BaseSHA
-	*fork, *headRepo = pr.IsFork || pr.HeadRepo == "", pr.HeadRepo
 	if len(cmd.Args) > 0 {
 		p.only = cmd.Args[0]
 	}
-	return true
+	return pr, true
 }
 
 // refuse explains in the log and the step summary why this event runs nothing. Nothing is
@@ -87,13 +90,11 @@ func (d *Deps) refuse(in Inputs, p plan, headRepo string) {
 		fmt.Fprintf(&b, "%s: %s.\n", what, p.trust.Why)
 	} else {
 		fmt.Fprintf(&b, "This %s comes from the fork %s: %s.\n\n", what, code(orUnknown(headRepo)), p.trust.Why)
-	}
-	switch {
-	case p.trust.Origin != Fork:
-	case ev.Name == "pull_request":
-		fmt.Fprintf(&b, "A maintainer can run the suites once the code is reviewed, with a `%s rerun` comment (which needs `allow_fork_code` or `allow_fork_reruns`).\n", in.Command)
-	default:
-		b.WriteString("Nothing was posted on the head commit, so a required evalgate check stays pending. After reviewing the code, a maintainer can set `allow_fork_code: true` on the evalgate step, whose workflow must check out the head commit.\n")
+		if ev.Name == "pull_request" {
+			fmt.Fprintf(&b, "A maintainer can run the suites once the code is reviewed, with a `%s rerun` comment (which needs `allow_fork_code` or `allow_fork_reruns`).\n", in.Command)
+		} else {
+			b.WriteString("Nothing was posted on the head commit, so a required evalgate check stays pending. After reviewing the code, a maintainer can set `allow_fork_code: true` on the evalgate step, whose workflow must check out the head commit.\n")
+		}
 	}
 	d.summary(b.String())
 	d.finish(in, nil, "skip", "", 0)
@@ -101,7 +102,7 @@ func (d *Deps) refuse(in Inputs, p plan, headRepo string) {
 
 func orUnknown(s string) string {
 	if s == "" {
-		return "(unknown: deleted?)"
+		return "(unknown)"
 	}
 	return s
 }
@@ -191,11 +192,11 @@ func (d *Deps) mismatch(in Inputs, p *plan, head string) {
 
 func (d *Deps) checkedOut(ctx context.Context) (string, error) {
 	if d.CheckedOut == nil {
-		return "", fmt.Errorf("no way to read the checkout")
+		return "", errors.New("no way to read the checkout")
 	}
 	head, err := d.CheckedOut(ctx)
 	if err == nil && head == "" {
-		err = fmt.Errorf("empty HEAD")
+		err = errors.New("empty HEAD")
 	}
 	return head, err
 }
