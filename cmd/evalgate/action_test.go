@@ -18,14 +18,16 @@ import (
 
 const headSHA = "4f1c0d2e9b8a7f6e5d4c3b2a1908f7e6d5c4b3a2"
 
-// runner is one simulated Actions job: a workspace (a copy of the quickstart), an event file,
-// file-command files, and the environment a runner sets.
+// runner is one simulated Actions job: a workspace (a copy of the quickstart, committed to a
+// git repository whose HEAD is GITHUB_SHA, as the default checkout of a pull_request job
+// leaves it), an event file, file-command files, and the environment a runner sets.
 type runner struct {
 	t       *testing.T
 	srv     *githubtest.Server
 	env     map[string]string
 	summary string
 	output  string
+	head    string // the commit checked out in the workspace
 }
 
 func newRunner(t *testing.T, srv *githubtest.Server, eventName string, payload map[string]any) *runner {
@@ -42,13 +44,16 @@ func newRunner(t *testing.T, srv *githubtest.Server, eventName string, payload m
 			t.Fatal(err)
 		}
 	}
-	return &runner{t: t, srv: srv, summary: filepath.Join(dir, "summary.md"), output: filepath.Join(dir, "output"), env: map[string]string{
+	r := &runner{t: t, srv: srv, summary: filepath.Join(dir, "summary.md"), output: filepath.Join(dir, "output"), env: map[string]string{
 		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": eventName, "GITHUB_EVENT_PATH": ev,
 		"GITHUB_REPOSITORY": "acme/agents", "GITHUB_API_URL": srv.APIURL(), "GITHUB_SERVER_URL": "https://github.example",
 		"GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"), "GITHUB_OUTPUT": filepath.Join(dir, "output"),
 		"GITHUB_RUN_ID": "99", "GITHUB_SHA": "ffffeeeeddddccccbbbbaaaa9999888877776666",
 		"INPUT_GITHUB_TOKEN": "ghs_test", "INPUT_REPORT_DIR": filepath.Join(dir, "report"), "INPUT_CHECK_NAME": "evalgate",
 	}}
+	r.head = commitWorkspace(t, r)
+	r.env["GITHUB_SHA"] = r.head
+	return r
 }
 
 func (r *runner) run() (int, string) {
@@ -159,25 +164,26 @@ func TestActionRerunCommand(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	srv.Permissions = map[string]string{"alice": "write", "mallory": "read"}
+	trusted := newRunner(t, srv, "issue_comment", comment("alice"))
 	srv.PR = map[string]any{"number": 42,
-		"head": map[string]any{"sha": headSHA, "repo": map[string]any{"full_name": "acme/agents"}},
+		"head": map[string]any{"sha": trusted.head, "repo": map[string]any{"full_name": "acme/agents"}},
 		"base": map[string]any{"sha": "0a1b2c3d", "repo": map[string]any{"full_name": "acme/agents"}}}
+	seedGate(srv, trusted.head, "success", "") // the gate the partial rerun builds on
 
 	untrusted := newRunner(t, srv, "issue_comment", comment("mallory"))
 	if code, log := untrusted.run(); code != 0 || !strings.Contains(log, "write or admin permission required") {
 		t.Fatalf("untrusted: exit %d\n%s", code, log)
 	}
-	if len(srv.CheckRuns()) != 0 || len(srv.Reactions(555)) != 0 {
+	if len(srv.CheckRuns()) != 1 || len(srv.Reactions(555)) != 0 {
 		t.Fatal("an untrusted commenter triggered work")
 	}
 
-	trusted := newRunner(t, srv, "issue_comment", comment("alice"))
 	code, log := trusted.run()
 	if code != 0 {
 		t.Fatalf("trusted: exit %d\n%s", code, log)
 	}
 	runs := srv.CheckRuns()
-	if len(runs) != 1 || runs[0].HeadSHA != headSHA || runs[0].Conclusion != "success" {
+	if len(runs) != 2 || runs[1].HeadSHA != trusted.head || runs[1].Conclusion != "success" {
 		t.Fatalf("rerun check run: %+v", runs)
 	}
 	if got := strings.Join(srv.Reactions(555), ","); got != "eyes,rocket" {
@@ -213,14 +219,15 @@ func TestActionRerunNeedsThePRHeadCheckedOut(t *testing.T) {
 			srv.Permissions = map[string]string{"alice": "write"}
 			r := newRunner(t, srv, "issue_comment", comment("alice"))
 			head := headSHA
-			if checkedOut := commitWorkspace(t, r); tc.matchHead {
-				head = checkedOut
+			if tc.matchHead {
+				head = r.head
 			}
 			srv.PR = map[string]any{"number": 42,
 				"head": map[string]any{"sha": head, "repo": map[string]any{"full_name": "acme/agents"}},
 				"base": map[string]any{"sha": "0a1b2c3d", "repo": map[string]any{"full_name": "acme/agents"}}}
+			seedGate(srv, head, "success", "")
 			code, log := r.run()
-			runs := srv.CheckRuns()
+			runs := srv.CheckRuns()[1:]
 			if tc.matchHead {
 				if code != 0 || len(runs) != 1 || runs[0].HeadSHA != head {
 					t.Fatalf("exit %d, check runs %+v\n%s", code, runs, log)

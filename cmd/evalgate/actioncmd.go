@@ -105,7 +105,7 @@ func actionCmd(ctx context.Context, e env, args []string) error {
 	}
 	w := newWiring(wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
 		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr})
-	d.Execute = func(ctx context.Context, suites []*suite.Suite, loadErrs []*result.SuiteResult) (*result.Run, error) {
+	d.Execute = func(ctx context.Context, _ action.Trust, suites []*suite.Suite, loadErrs []*result.SuiteResult) (*result.Run, error) {
 		defer w.closeWorkspaces(context.WithoutCancel(ctx))
 		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})

@@ -2,11 +2,10 @@ package action
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -30,141 +29,127 @@ type Deps struct {
 	Root    string    // the checked-out repository
 	// Load discovers and loads the suites under root.
 	Load func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error)
-	// Execute runs suites (with the load errors reported alongside).
-	Execute func(ctx context.Context, suites []*suite.Suite, loadErrors []*result.SuiteResult) (*result.Run, error)
+	// Execute runs suites (with the load errors reported alongside). trust says whose code
+	// runs: with trust.ForkCode, a stranger's code runs with the job's secrets, so the caller
+	// must keep the reply cache out of it and restrict the hosts vendor keys go to.
+	Execute func(ctx context.Context, trust Trust, suites []*suite.Suite, loadErrors []*result.SuiteResult) (*result.Run, error)
 	// Outputs is true when the runner provides GITHUB_OUTPUT; a local dry run sets none.
 	Outputs bool
-	// CheckedOut returns the commit checked out at Root; nil or an error means unknown.
+	// CheckedOut returns the commit checked out at Root; nil or an error means unknown, and
+	// then nothing is posted (results go only on the commit that was graded).
 	CheckedOut func(ctx context.Context) (string, error)
 }
 
 // plan is what this event asks for.
 type plan struct {
-	sha      string
+	sha      string // the commit graded and reported on, once the checkout is verified
 	pr       int
 	comment  *event.Comment // the rerun command, when there is one
-	only     string         // suite glob from "/evalgate rerun <glob>"
+	only     string         // suite glob from "/evalgate rerun <glob>": a partial rerun
 	selected bool           // false: run every suite (push, dispatch)
 	base     string
+	trust    Trust
+	prev     previous // the gate before a partial rerun
 }
 
-// Run handles one event and returns the process exit code: 1 when the gate fails.
+// Exit codes Run returns.
+const (
+	exitOK         = 0
+	exitGateFailed = 1
+	exitConfig     = 2
+	exitCancelled  = 130
+)
+
+// finishTimeout bounds the writes that complete the gate after the run was cancelled. The
+// runner escalates a cancel from SIGINT to SIGTERM after 7.5 s and kills 2.5 s later.
+const finishTimeout = 7 * time.Second
+
+// Run handles one event and returns the process exit code: 1 when the gate fails, 130 when
+// the run was interrupted (after completing its check run as cancelled).
 func Run(ctx context.Context, in Inputs, d Deps) int {
 	ev := d.Event
 	if !ev.Supported {
 		d.logf("evalgate: nothing to do: %s", ev.Why)
 		d.finish(in, nil, "skip", "", 0)
-		return 0
+		return exitOK
 	}
-	p, ok := d.plan(ctx, in)
+	p, code, ok := d.plan(ctx, in)
 	if !ok {
-		return 0
+		if ctx.Err() != nil {
+			return exitCancelled
+		}
+		return code
 	}
 	suites, loadErrs, err := d.Load(d.Root, in.Suites)
 	if err != nil {
 		d.logf("evalgate: %v", err)
-		return 2
+		d.react(ctx, p, "confused")
+		return exitConfig
 	}
 	picked, why := d.pick(ctx, in, p, suites)
+	if ctx.Err() != nil {
+		return exitCancelled
+	}
 	if len(picked) == 0 && len(loadErrs) == 0 {
-		d.noSuites(ctx, in, p, why)
+		if p.only != "" {
+			d.nothingSelected(in, p, suites)
+			d.react(ctx, p, "confused")
+			return exitOK
+		}
+		d.noSuites(ctx, in, p)
 		d.react(ctx, p, "rocket")
-		return 0
+		return exitOK
+	}
+	if p.only != "" {
+		// Read before this run opens its own check run, which would then be the latest.
+		p.prev = d.previousGate(ctx, in, p.sha)
 	}
 	pub := d.publisher(ctx, in, p)
-	run, err := d.Execute(ctx, picked, loadErrs)
+	// When the cancel came tells tests it interrupted from tests that had finished.
+	cancelledAt := make(chan time.Time, 1)
+	stop := context.AfterFunc(ctx, func() { cancelledAt <- time.Now() })
+	run, err := d.Execute(ctx, p.trust, picked, loadErrs)
+	var at time.Time
+	if !stop() {
+		at = <-cancelledAt
+	}
+	// After a cancel (SIGINT, SIGTERM, the job's timeout) the gate is still completed: the
+	// final writes get their own short budget instead of the dead context.
+	cause := interruption(ctx)
+	if cause != nil {
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+		defer cancel()
+		ctx = fctx
+		d.logf("evalgate: %v: completing the check run as cancelled", cause)
+	}
 	if run == nil {
 		d.logf("evalgate: run failed: %v", err)
-		pub.abort(ctx, err)
+		pub.abort(ctx, err, cause)
 		d.react(ctx, p, "confused")
-		return 2
+		if cause != nil {
+			return exitCancelled
+		}
+		return exitConfig
 	}
 	run.Context = &result.Context{Repository: ev.Owner + "/" + ev.Repo, SHA: p.sha, PR: p.pr, Event: ev.Name, RunURL: ev.RunURL(), CheckURL: pub.checkURL}
 	for _, s := range run.Suites {
 		s.Why = why[s.Path]
 	}
-	code := pub.publish(ctx, run)
-	if code == 0 {
+	code = pub.publish(ctx, run, cause, at)
+	if code == exitOK {
 		d.react(ctx, p, "rocket")
 	} else {
 		d.react(ctx, p, "confused")
 	}
-	if err != nil && errors.Is(err, context.Canceled) {
-		return 130
-	}
 	return code
 }
 
-// plan decides which commit to grade and whether a comment command is allowed.
-func (d *Deps) plan(ctx context.Context, in Inputs) (plan, bool) {
-	ev := d.Event
-	p := plan{sha: ev.HeadSHA, pr: ev.PR, base: ev.BaseSHA, selected: ev.PR != 0}
-	switch ev.Name {
-	case "pull_request", "pull_request_target":
-		if ev.IsFork && ev.Name == "pull_request" {
-			d.logf("evalgate: pull request #%d comes from a fork: its token is read-only and secrets are withheld, so evals did not run", ev.PR)
-			d.summary("## evalgate: not run\n\nThis pull request comes from a fork. GitHub gives fork workflows a read-only token and no secrets, so evalgate did not run the eval suites. A maintainer can run them with a `" + in.Command + " rerun` comment once the code is reviewed (with `allow_fork_reruns` enabled).\n")
-			d.finish(in, nil, "skip", "", 0)
-			return p, false
-		}
-	case "issue_comment":
-		cmd, ok := event.ParseCommand(ev.Comment.Body, in.Command)
-		if !ok || cmd.Name != "rerun" {
-			d.logf("evalgate: comment %d is not a %s rerun command; ignored", ev.Comment.ID, in.Command)
-			return p, false
-		}
-		if d.GitHub == nil {
-			d.logf("evalgate: dry run: a rerun command needs the GitHub API; ignored")
-			return p, false
-		}
-		// author_association misreports private org members, so permission is asked of the API.
-		perm, err := d.GitHub.PermissionLevel(ctx, ev.Owner, ev.Repo, ev.Comment.Author)
-		if err != nil || (perm != "admin" && perm != "write") {
-			d.logf("evalgate: rerun by %s ignored: write or admin permission required (have %q, err %v)", ev.Comment.Author, perm, err)
-			return p, false
-		}
-		pr, err := d.GitHub.GetPullRequest(ctx, ev.Owner, ev.Repo, ev.PR)
-		if err != nil {
-			d.logf("evalgate: rerun: %v", err)
-			return p, false
-		}
-		if pr.IsFork && !in.AllowForkReruns {
-			d.logf("evalgate: rerun on fork pull request #%d ignored: set allow_fork_reruns to run fork code with secrets", ev.PR)
-			_ = d.GitHub.React(ctx, ev.Owner, ev.Repo, ev.Comment.ID, "confused")
-			return p, false
-		}
-		// Pinned now: a push after the command does not change what this run grades.
-		p.sha, p.base, p.comment = pr.HeadSHA, pr.BaseSHA, ev.Comment
-		if !d.checkedOutHead(ctx, in, p.sha) {
-			_ = d.GitHub.React(ctx, ev.Owner, ev.Repo, ev.Comment.ID, "confused")
-			return p, false
-		}
-		if len(cmd.Args) > 0 {
-			p.only = cmd.Args[0]
-		}
-		_ = d.GitHub.React(ctx, ev.Owner, ev.Repo, ev.Comment.ID, "eyes")
+// interruption is why ctx ended (a signal, a deadline), or nil while it is live.
+func interruption(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
 	}
-	return p, true
-}
-
-// checkedOutHead verifies that the workflow checked out the commit the check run will be
-// posted on: a rerun that graded the default branch but reported on the PR head would gate the
-// merge on code it never saw. When the checkout cannot be read, the run goes on with a warning.
-func (d *Deps) checkedOutHead(ctx context.Context, in Inputs, sha string) bool {
-	if d.CheckedOut == nil {
-		return true
-	}
-	head, err := d.CheckedOut(ctx)
-	switch {
-	case err != nil:
-		d.logf("evalgate: warning: cannot tell which commit is checked out (%v); grading it as the PR head %s", err, sha)
-		return true
-	case head == sha:
-		return true
-	}
-	d.logf("evalgate: rerun refused: the workflow checked out %s, but the pull request head is %s", head, sha)
-	d.summary(fmt.Sprintf("## evalgate: rerun not run\n\nThe workflow checked out `%s`, but pull request #%d is at `%s`, so evalgate would have graded one commit and reported on another. Check out the PR head in the workflow that handles `%s` comments:\n\n```yaml\n- uses: actions/checkout@v4\n  with:\n    ref: refs/pull/${{ github.event.issue.number }}/head\n```\n", head, d.Event.PR, sha, in.Command))
-	return false
+	return context.Cause(ctx)
 }
 
 // pick selects the suites to run and says why for each.
@@ -237,15 +222,8 @@ func (d *Deps) react(ctx context.Context, p plan, content string) {
 	}
 }
 
-// logf writes one of evalgate's own lines to the job log (never model or agent text).
+// logf writes one of evalgate's own lines to the job log. Arguments may carry repository
+// text (paths, globs, logins, API errors): the line is escaped so it stays one line.
 func (d *Deps) logf(format string, args ...any) {
-	fmt.Fprintf(d.Log, format+"\n", args...)
-}
-
-// stopToken is a fresh random token for ::stop-commands::, so text between the markers cannot
-// end the pause and issue workflow commands.
-func stopToken() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	fmt.Fprintln(d.Log, oneLine(fmt.Sprintf(format, args...)))
 }

@@ -14,17 +14,21 @@ import (
 
 // Inputs are the action's inputs (action.yml), read from INPUT_* variables.
 type Inputs struct {
-	Token           string
-	Suites          []string // globs; empty = AgentV's patterns
-	RunAllPaths     []string
-	Targets         string
-	Target          string
-	Judge           string
-	Workers         int
-	FailOn          reports.FailOn
-	Comment         string // always, on_failure, never
-	CheckName       string
-	Command         string
+	Token       string
+	Suites      []string // globs; empty = AgentV's patterns
+	RunAllPaths []string
+	Targets     string
+	Target      string
+	Judge       string
+	Workers     int
+	FailOn      reports.FailOn
+	Comment     string // always, on_failure, never
+	CheckName   string
+	Command     string
+	// AllowForkCode lets code from a fork run with the job's secrets (pull_request_target,
+	// workflow_run and comment reruns): a maintainer's opt-in, see Decide.
+	AllowForkCode bool
+	// AllowForkReruns is the older opt-in, for comment reruns only.
 	AllowForkReruns bool
 	CacheDir        string
 	ReportDir       string
@@ -83,9 +87,11 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 			return in, fmt.Errorf("input fail_on_regression must be true or false, not %q", v)
 		}
 	}
-	if v := get("allow_fork_reruns"); v != "" {
-		if in.AllowForkReruns, err = strconv.ParseBool(v); err != nil {
-			return in, fmt.Errorf("input allow_fork_reruns must be true or false, not %q", v)
+	for name, dst := range map[string]*bool{"allow_fork_code": &in.AllowForkCode, "allow_fork_reruns": &in.AllowForkReruns} {
+		if v := get(name); v != "" {
+			if *dst, err = strconv.ParseBool(v); err != nil {
+				return in, fmt.Errorf("input %s must be true or false, not %q", name, v)
+			}
 		}
 	}
 	return in, nil

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/result"
@@ -50,81 +52,112 @@ func (d *Deps) publisher(ctx context.Context, in Inputs, p plan) *publisher {
 	return pub
 }
 
-// abort completes the check run when the run itself failed.
-func (pub *publisher) abort(ctx context.Context, cause error) {
+// abort completes the check run when the run itself failed (or was cancelled first).
+func (pub *publisher) abort(ctx context.Context, cause, interrupted error) {
 	if pub.checkID == 0 {
 		return
 	}
-	msg := fmt.Sprintf("evalgate could not complete the run: %v", cause)
-	if err := pub.d.GitHub.CompleteCheckRun(ctx, pub.d.Event.Owner, pub.d.Event.Repo, pub.checkID, pub.in.CheckName, "failure", "evalgate failed", msg, ""); err != nil {
+	conclusion, title, msg := "failure", "evalgate failed", fmt.Sprintf("evalgate could not complete the run: %v", cause)
+	if interrupted != nil {
+		conclusion, title, msg = "cancelled", "Cancelled", fmt.Sprintf("The run was cancelled (%v) before any result: %v", interrupted, cause)
+	}
+	if err := pub.d.GitHub.CompleteCheckRun(ctx, pub.d.Event.Owner, pub.d.Event.Repo, pub.checkID, pub.in.CheckName, conclusion, title, msg, ""); err != nil {
 		pub.d.logf("evalgate: complete check run: %v", err)
 	}
 }
 
-// publish renders and posts a finished run; it returns the exit code of the gate.
-func (pub *publisher) publish(ctx context.Context, run *result.Run) int {
+// publish renders and posts a finished (or, with cancelled set, interrupted) run; it returns
+// the exit code of the gate.
+func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) int {
 	d, in := pub.d, pub.in
+	rerun := in.Command + " rerun"
 	hint := "the job summary and " + in.ReportDir
 	cmp := d.baseline(in, run)
-	check := reports.CheckRun(run, reports.CheckOptions{FailOn: in.FailOn, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, Baseline: cmp})
+	g := newGate(run, in.FailOn, pub.p, rerun, cancelled, cancelledAt)
+	// Room for the note before the results and the state block after them (plus the flags
+	// conclude may still set in it).
+	reserve := len(g.note) + len(g.block()) + 64
+	check := reports.CheckRun(run, reports.CheckOptions{FailOn: in.FailOn, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, Baseline: cmp, MaxBytes: reports.MaxCheckTextBytes - reserve})
 	if in.FailOnRegression && cmp != nil && cmp.Regressions() > 0 && check.Conclusion != "failure" {
 		check.Conclusion = "failure"
 		check.Title = fmt.Sprintf("%d regression(s) against the baseline; %s", cmp.Regressions(), check.Title)
 	}
-	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: in.Command + " rerun", FailOn: in.FailOn, Baseline: cmp}
+	g.conclude(&check, rerun)
+	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, FailOn: in.FailOn, Baseline: cmp}
+	if g.note != "" {
+		copts.MaxBytes = reports.MaxCommentBytes - len(g.note) - 2
+	}
 	sopts := reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, FailOn: in.FailOn, Baseline: cmp}
 	if err := reports.WriteAll(in.ReportDir, run, reports.FilesOptions{Comment: copts, Summary: sopts, Check: reports.CheckOptions{FailOn: in.FailOn, RepoRoot: d.Root, Baseline: cmp}, JUnit: reports.JUnitOptions{FailOn: in.FailOn}}); err != nil {
 		d.logf("evalgate: write reports: %v", err)
 	}
 	// The table carries judge reasoning and agent text: between stop-commands markers it
 	// cannot issue workflow commands (::add-mask::, ::error::) into the job log.
-	tok := stopToken()
-	fmt.Fprintf(d.Log, "::stop-commands::%s\n", tok)
-	if err := reports.Table(d.Log, run, reports.TableOptions{FailOn: in.FailOn}); err != nil {
-		d.logf("evalgate: table: %v", err)
-	}
-	fmt.Fprintf(d.Log, "::%s::\n", tok)
-	comment := reports.Comment(run, copts)
+	stopped(d.Log, func(w io.Writer) {
+		if err := reports.Table(w, run, reports.TableOptions{FailOn: in.FailOn}); err != nil {
+			fmt.Fprintf(w, "evalgate: table: %v\n", err)
+		}
+	})
+	render := func(copts reports.CommentOptions) string { return withNote(reports.Comment(run, copts), g.note) }
+	comment := render(copts)
 	if d.GitHub == nil {
 		pub.dryRun(comment, check)
 	}
-	failed := check.Conclusion == "failure"
+	failed := check.Conclusion != reports.ConclusionSuccess && check.Conclusion != reports.ConclusionNeutral
+	if pub.checkID != 0 {
+		pub.complete(ctx, check, cancelled == nil)
+	}
 	commentURL := ""
 	if d.GitHub != nil && pub.p.pr != 0 && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
-		commentURL = pub.comment(ctx, run, copts, comment)
-	}
-	if pub.checkID != 0 {
-		o, r := d.Event.Owner, d.Event.Repo
-		anns := make([]github.Annotation, len(check.Annotations))
-		for i, a := range check.Annotations {
-			anns[i] = github.Annotation{Path: a.Path, StartLine: a.StartLine, EndLine: a.EndLine, Level: a.Level, Title: a.Title, Message: a.Message, RawDetails: a.RawDetails}
-		}
-		if err := d.GitHub.AddAnnotations(ctx, o, r, pub.checkID, in.CheckName, check.Title, check.Summary, anns); err != nil {
-			d.logf("evalgate: annotations: %v", err)
-		}
-		if err := d.GitHub.CompleteCheckRun(ctx, o, r, pub.checkID, in.CheckName, check.Conclusion, check.Title, check.Summary, check.Text); err != nil {
-			d.logf("evalgate: complete check run: %v", err)
-		}
+		commentURL = pub.comment(ctx, copts, render)
 	}
 	summary := reports.StepSummary(run, sopts)
+	if g.note != "" {
+		summary = g.note + "\n\n" + summary
+	}
 	if pub.forbidden {
 		summary = "> evalgate could not post a comment or check run (the token is read-only); the results are here.\n\n" + summary
 	}
 	d.summary(summary)
-	d.finish(in, run, string(run.Summary.Verdict), commentURL, pub.checkID)
-	if failed {
-		return 1
+	verdict := string(run.Summary.Verdict)
+	if cancelled != nil {
+		verdict = "cancelled"
 	}
-	return 0
+	d.finish(in, run, verdict, commentURL, pub.checkID)
+	switch {
+	case cancelled != nil:
+		return exitCancelled
+	case failed:
+		return exitGateFailed
+	}
+	return exitOK
+}
+
+// complete posts the annotations (not for a cancelled run: the gate comes first while the
+// clock runs) and completes the check run.
+func (pub *publisher) complete(ctx context.Context, check reports.CheckOutput, annotate bool) {
+	d, o, r := pub.d, pub.d.Event.Owner, pub.d.Event.Repo
+	if annotate {
+		anns := make([]github.Annotation, len(check.Annotations))
+		for i, a := range check.Annotations {
+			anns[i] = github.Annotation{Path: a.Path, StartLine: a.StartLine, EndLine: a.EndLine, Level: a.Level, Title: a.Title, Message: a.Message, RawDetails: a.RawDetails}
+		}
+		if err := d.GitHub.AddAnnotations(ctx, o, r, pub.checkID, pub.in.CheckName, check.Title, check.Summary, anns); err != nil {
+			d.logf("evalgate: annotations: %v", err)
+		}
+	}
+	if err := d.GitHub.CompleteCheckRun(ctx, o, r, pub.checkID, pub.in.CheckName, check.Conclusion, check.Title, check.Summary, check.Text); err != nil {
+		d.logf("evalgate: complete check run: %v", err)
+	}
 }
 
 // comment posts the sticky comment, shortening it when GitHub says it is too long.
-func (pub *publisher) comment(ctx context.Context, run *result.Run, copts reports.CommentOptions, body string) string {
+func (pub *publisher) comment(ctx context.Context, copts reports.CommentOptions, render func(reports.CommentOptions) string) string {
 	d := pub.d
-	url, err := d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, body)
+	url, err := d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, render(copts))
 	if errors.Is(err, github.ErrBodyTooLong) {
 		copts.MaxBytes = shortComment
-		url, err = d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, reports.Comment(run, copts))
+		url, err = d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, render(copts))
 	}
 	if errors.Is(err, github.ErrForbidden) {
 		pub.forbidden = true
@@ -137,31 +170,35 @@ func (pub *publisher) comment(ctx context.Context, run *result.Run, copts report
 	return url
 }
 
-// dryRun prints what would be posted.
+// dryRun prints what would be posted. The comment and the payload carry model and agent text,
+// so they are printed between stop-commands markers.
 func (pub *publisher) dryRun(comment string, check reports.CheckOutput) {
-	out := pub.d.Out
-	fmt.Fprintf(out, "=== comment (PR #%d, marker %s)\n%s\n", pub.p.pr, pub.d.marker(pub.in), comment)
 	payload := map[string]any{"name": pub.in.CheckName, "head_sha": pub.p.sha, "status": "completed", "conclusion": check.Conclusion,
 		"output": map[string]any{"title": check.Title, "summary": check.Summary, "text": check.Text, "annotations": check.Annotations}}
 	b, _ := json.MarshalIndent(payload, "", "  ")
-	fmt.Fprintf(out, "=== check run\n%s\n", b)
+	stopped(pub.d.Out, func(w io.Writer) {
+		fmt.Fprintf(w, "=== comment (PR #%d, marker %s)\n%s\n", pub.p.pr, pub.d.marker(pub.in), comment)
+		fmt.Fprintf(w, "=== check run\n%s", b)
+	})
 }
 
-// noSuites reports a run with nothing to do as a success that says so.
-func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan, why map[string]string) {
+// noSuites reports a run with nothing to do as a success that says so. Its (empty) gate state
+// lets a later partial rerun on the commit build on it.
+func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan) {
 	const title = "No eval suites touched"
 	body := "This change touches no eval suite, file a suite reads, or `run_all_paths` glob, so no evals ran."
 	d.logf("evalgate: %s", title)
 	if d.GitHub != nil && p.sha != "" {
 		id, _, err := d.GitHub.CreateCheckRun(ctx, d.Event.Owner, d.Event.Repo, in.CheckName, p.sha, d.Event.RunURL(), title, body)
 		if err == nil {
-			err = d.GitHub.CompleteCheckRun(ctx, d.Event.Owner, d.Event.Repo, id, in.CheckName, "success", title, body, "")
+			state := gateState{Version: 1, Blocking: map[string]suiteGate{}, Ran: []string{}}
+			err = d.GitHub.CompleteCheckRun(ctx, d.Event.Owner, d.Event.Repo, id, in.CheckName, "success", title, body+state.block(), "")
 		}
 		if err != nil {
 			d.logf("evalgate: check run: %v", err)
 		}
 	} else if d.GitHub == nil {
-		fmt.Fprintf(d.Out, "=== check run\n{\"conclusion\": \"success\", \"title\": %q}\n", title)
+		fmt.Fprintf(d.Out, "=== check run\n{\"head_sha\": %q, \"conclusion\": \"success\", \"title\": %q}\n", p.sha, title)
 	}
 	d.summary("## evalgate: " + title + "\n\n" + body + "\n")
 	d.finish(in, nil, "pass", "", 0)

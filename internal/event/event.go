@@ -22,14 +22,17 @@ type Event struct {
 	// PR is the pull request number (0 when the event is not about one).
 	PR int
 	// HeadSHA is the commit to grade and to put the check run on: pull_request.head.sha for
-	// pull requests (never GITHUB_SHA, the test merge commit), the pushed commit for push, and
-	// empty for issue_comment (the caller fetches the PR when the command arrives).
+	// pull requests (never GITHUB_SHA, the test merge commit), workflow_run.head_sha, the pushed
+	// commit for push, and empty for issue_comment (the caller fetches the PR when the command
+	// arrives).
 	HeadSHA string
 	BaseSHA string
 	HeadRef string
 	BaseRef string
-	// IsFork is true when the PR's head repository is not the base repository: the token is
-	// read-only and secrets are absent.
+	// HeadRepo is the owner/name the head commit comes from (pull requests, workflow_run).
+	HeadRepo string
+	// IsFork is true when the head repository is not the base repository, or is unknown (a
+	// deleted fork): the code under test is not the repository's own.
 	IsFork  bool
 	Comment *Comment
 	Sender  string
@@ -119,7 +122,8 @@ func (e *Event) decode(payload []byte) error {
 		e.PR = pr.GetNumber()
 		e.HeadSHA, e.BaseSHA = pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
 		e.HeadRef, e.BaseRef = pr.GetHead().GetRef(), pr.GetBase().GetRef()
-		e.IsFork = pr.GetHead().GetRepo().GetFullName() != pr.GetBase().GetRepo().GetFullName()
+		e.HeadRepo = pr.GetHead().GetRepo().GetFullName()
+		e.IsFork = e.HeadRepo == "" || e.HeadRepo != pr.GetBase().GetRepo().GetFullName()
 		e.Sender = ev.GetSender().GetLogin()
 		e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
 		e.setRepo(ev.GetRepo())
@@ -180,10 +184,46 @@ func (e *Event) decode(payload []byte) error {
 		e.HeadSHA, e.HeadRef = e.SHA, strings.TrimPrefix(ev.Ref, "refs/heads/")
 		e.Sender, e.DefaultBranch = ev.Sender.Login, ev.Repository.DefaultBranch
 		e.Supported = true
+	case "workflow_run":
+		var ev github.WorkflowRunEvent
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			return err
+		}
+		e.decodeWorkflowRun(&ev)
 	default:
-		e.Why = fmt.Sprintf("event %q is not one evalgate handles (pull_request, issue_comment, workflow_dispatch, push)", e.Name)
+		e.Why = fmt.Sprintf("event %q is not one evalgate handles (pull_request, pull_request_target, issue_comment, workflow_run, workflow_dispatch, push)", e.Name)
 	}
 	return nil
+}
+
+// decodeWorkflowRun reads a workflow_run event: the head commit of the run that triggered it,
+// whether that commit comes from a fork, and its pull request when GitHub names one (it names
+// none for fork pull requests).
+func (e *Event) decodeWorkflowRun(ev *github.WorkflowRunEvent) {
+	e.Action = ev.GetAction()
+	e.Sender = ev.GetSender().GetLogin()
+	e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
+	e.setRepo(ev.GetRepo())
+	run := ev.GetWorkflowRun()
+	e.HeadSHA, e.HeadRef = run.GetHeadSHA(), run.GetHeadBranch()
+	e.HeadRepo = run.GetHeadRepository().GetFullName()
+	base := run.GetRepository().GetFullName()
+	if base == "" {
+		base = ev.GetRepo().GetFullName()
+	}
+	e.IsFork = e.HeadRepo == "" || e.HeadRepo != base
+	if prs := run.PullRequests; len(prs) > 0 {
+		e.PR = prs[0].GetNumber()
+		e.BaseSHA, e.BaseRef = prs[0].GetBase().GetSHA(), prs[0].GetBase().GetRef()
+	}
+	switch {
+	case e.Action != "completed" && e.Action != "requested":
+		e.Why = fmt.Sprintf("workflow_run action %q: evalgate runs on requested or completed", e.Action)
+	case e.HeadSHA == "":
+		e.Why = "the workflow_run event names no head commit"
+	default:
+		e.Supported = true
+	}
 }
 
 // setRepo takes owner and name from the payload when GITHUB_REPOSITORY was not set.

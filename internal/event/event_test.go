@@ -73,6 +73,21 @@ func TestLoad(t *testing.T) {
 				t.Fatalf("%+v", e)
 			}
 		}},
+		{"pull_request_target from a fork", "pull_request_target", "pull_request_fork.json", func(t *testing.T, e *Event) {
+			if !e.IsFork || !e.Supported || e.HeadSHA != head || e.HeadRepo != "mallory/agents" {
+				t.Fatalf("%+v", e)
+			}
+		}},
+		{"workflow_run from the same repository", "workflow_run", "workflow_run.json", func(t *testing.T, e *Event) {
+			if !e.Supported || e.IsFork || e.HeadSHA != head || e.PR != 42 || e.BaseSHA != "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567" || e.HeadRef != "feature" || e.Sender != "alice" {
+				t.Fatalf("%+v", e)
+			}
+		}},
+		{"workflow_run from a fork names no pull request", "workflow_run", "workflow_run_fork.json", func(t *testing.T, e *Event) {
+			if !e.Supported || !e.IsFork || e.HeadSHA != head || e.PR != 0 || e.HeadRepo != "mallory/agents" {
+				t.Fatalf("%+v", e)
+			}
+		}},
 		{"unknown event", "schedule", "push.json", func(t *testing.T, e *Event) {
 			if e.Supported || e.Why == "" {
 				t.Fatalf("%+v", e)

@@ -257,3 +257,51 @@ func TestTruncate(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+func TestListCheckRuns(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Commits = map[string]bool{"abc": true, "empty": true}
+	for i := range 230 {
+		srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "abc", Status: "completed", Conclusion: "failure", Summary: fmt.Sprintf("run %d", i)})
+	}
+	srv.AddCheckRun(githubtest.CheckRun{Name: "other", HeadSHA: "abc", Status: "completed", Conclusion: "success"})
+	srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "def", Status: "completed", Conclusion: "success"})
+	newest := srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "abc", Status: "in_progress", Title: "Running evals"})
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+
+	latest, err := c.ListCheckRuns(ctx, "acme", "agents", "abc", "evalgate", true)
+	if err != nil || len(latest) != 1 || latest[0].ID != newest || latest[0].Status != "in_progress" || latest[0].Title != "Running evals" {
+		t.Fatalf("latest: %+v %v", latest, err)
+	}
+	all, err := c.ListCheckRuns(ctx, "acme", "agents", "abc", "evalgate", false)
+	if err != nil || len(all) != 231 || all[0].ID != newest || all[230].Summary != "run 0" || all[1].Conclusion != "failure" {
+		t.Fatalf("all: %d runs, err %v", len(all), err)
+	}
+	if n := srv.Count(githubtest.ListChecks); n != 1+3 {
+		t.Fatalf("requests = %d, want 1 + 3 pages", n)
+	}
+	if none, err := c.ListCheckRuns(ctx, "acme", "agents", "empty", "evalgate", true); err != nil || len(none) != 0 {
+		t.Fatalf("commit without runs: %+v %v", none, err)
+	}
+	if _, err := c.ListCheckRuns(ctx, "acme", "agents", "unknown", "evalgate", true); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("unknown commit: %v", err)
+	}
+}
+
+func TestRetryWaitsNotPastTheDeadline(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	c, sl := newClient(t, srv)
+	srv.Fail(githubtest.UpdateCheck, githubtest.Fault{Status: 429, Headers: map[string]string{"Retry-After": "60"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := c.CompleteCheckRun(ctx, "acme", "agents", 1, "evalgate", "cancelled", "Cancelled", "s", "")
+	if err == nil || !strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("err = %v, want a refusal to wait past the deadline", err)
+	}
+	if w := sl.all(); len(w) != 0 {
+		t.Fatalf("slept %v", w)
+	}
+}

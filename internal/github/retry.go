@@ -41,6 +41,11 @@ func (c *Client) retry(ctx context.Context, op string, call func() (*gh.Response
 		if wait > c.opts.MaxWait {
 			return fmt.Errorf("%s: rate limited for %s (longer than the %s evalgate waits): %w", op, wait.Round(time.Second), c.opts.MaxWait, err)
 		}
+		// A caller with a deadline (the final writes of a cancelled run) gets the error now
+		// rather than after a wait that would outlast it.
+		if dl, ok := ctx.Deadline(); ok && c.opts.Now().Add(wait).After(dl) {
+			return fmt.Errorf("%s: retry in %s would pass the deadline: %w", op, wait.Round(time.Second), err)
+		}
 		if err := c.opts.Sleep(ctx, wait); err != nil {
 			return fmt.Errorf("%s: %w", op, err)
 		}

@@ -3,6 +3,7 @@ package githubtest
 import (
 	"encoding/json"
 	"net/http"
+	"sort"
 	"strconv"
 )
 
@@ -100,6 +101,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		in.apply(cr)
 		writeJSON(w, http.StatusOK, map[string]any{"id": cr.ID, "head_sha": cr.HeadSHA, "status": cr.Status, "conclusion": cr.Conclusion})
 	}))
+	mux.HandleFunc("GET "+repoPath+"commits/{ref}/check-runs", s.handle(ListChecks, s.listChecks))
 	mux.HandleFunc("POST "+repoPath+"issues/comments/{id}/reactions", s.handle(CreateReaction, func(w http.ResponseWriter, r *http.Request, body []byte) {
 		var in struct{ Content string }
 		_ = json.Unmarshal(body, &in)
@@ -116,6 +118,56 @@ func (s *Server) routes(mux *http.ServeMux) {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"permission": p, "user": map[string]string{"login": r.PathValue("user")}})
 	}))
+}
+
+// listChecks answers GET /repos/{o}/{r}/commits/{ref}/check-runs as GitHub does: check_name
+// and status filter, filter=latest (the default) keeps only the newest run of each name, the
+// newest come first, and the list is paged with a Link header.
+func (s *Server) listChecks(w http.ResponseWriter, r *http.Request, _ []byte) {
+	ref, q := r.PathValue("ref"), r.URL.Query()
+	s.mu.Lock()
+	if s.Commits != nil && !s.Commits[ref] {
+		s.mu.Unlock()
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "No commit found for SHA: " + ref})
+		return
+	}
+	var runs []CheckRun
+	for _, cr := range s.checks {
+		if cr.HeadSHA == ref && (q.Get("check_name") == "" || cr.Name == q.Get("check_name")) && (q.Get("status") == "" || cr.Status == q.Get("status")) {
+			runs = append(runs, *cr)
+		}
+	}
+	s.mu.Unlock()
+	sort.Slice(runs, func(i, j int) bool { return runs[i].ID > runs[j].ID })
+	if f := q.Get("filter"); f == "" || f == "latest" {
+		seen := map[string]bool{}
+		latest := runs[:0]
+		for _, cr := range runs {
+			if !seen[cr.Name] {
+				seen[cr.Name] = true
+				latest = append(latest, cr)
+			}
+		}
+		runs = latest
+	} else if f != "all" {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]string{"message": "Validation Failed: filter must be latest or all"})
+		return
+	}
+	total := len(runs)
+	var out []map[string]any
+	for _, cr := range page(w, r, runs) {
+		m := map[string]any{"id": cr.ID, "name": cr.Name, "head_sha": cr.HeadSHA, "status": cr.Status,
+			"html_url": "https://github.example/acme/agents/runs/" + strconv.FormatInt(cr.ID, 10),
+			"output":   map[string]any{"title": cr.Title, "summary": cr.Summary, "text": cr.Text, "annotations_count": len(cr.Annotations)}}
+		if cr.Conclusion != "" {
+			m["conclusion"] = cr.Conclusion
+		}
+		out = append(out, m)
+	}
+	if out == nil {
+		out = []map[string]any{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total_count": total, "check_runs": out})
 }
 
 func (s *Server) comment(id string) *Comment {

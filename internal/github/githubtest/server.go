@@ -29,6 +29,7 @@ const (
 	DeleteComment  = "DELETE comment"
 	CreateCheck    = "POST check-runs"
 	UpdateCheck    = "PATCH check-run"
+	ListChecks     = "GET check-runs"
 	CreateReaction = "POST reactions"
 	GetPermission  = "GET permission"
 )
@@ -89,6 +90,9 @@ type Server struct {
 	PR map[string]any
 	// Permissions maps a login to admin, write, read or none.
 	Permissions map[string]string
+	// Commits, when set, are the commits the repository holds: listing check runs for any
+	// other ref answers 404, as GitHub does for an unknown commit.
+	Commits map[string]bool
 
 	mu        sync.Mutex
 	requests  []Request
@@ -159,6 +163,16 @@ func (s *Server) CheckRuns() []CheckRun {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+// AddCheckRun seeds a check run (e.g. one an earlier job completed) and returns its id.
+func (s *Server) AddCheckRun(cr CheckRun) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	cr.ID = s.nextID
+	s.checks[cr.ID] = &cr
+	return cr.ID
 }
 
 // Reactions returns the reactions added to a comment.

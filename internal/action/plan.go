@@ -1,0 +1,231 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// plan decides, before anything runs, whether this event may run (Decide), which commit it
+// grades, and that this commit is the one checked out. ok is false when nothing runs; code is
+// then the exit code.
+func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, code int, ok bool) {
+	ev := d.Event
+	p = plan{sha: ev.HeadSHA, pr: ev.PR, base: ev.BaseSHA, selected: ev.PR != 0}
+	fork, headRepo := ev.IsFork, ev.HeadRepo
+	if ev.Name == "issue_comment" {
+		pr, ok := d.command(ctx, in, &p)
+		if !ok {
+			return p, exitOK, false
+		}
+		fork, headRepo = pr.IsFork || pr.HeadRepo == "", pr.HeadRepo
+	}
+	p.trust = Decide(ev.Name, originOf(fork), in)
+	if !p.trust.Run {
+		d.refuse(in, p, headRepo)
+		d.react(ctx, p, "confused")
+		return p, exitOK, false
+	}
+	if p.trust.ForkCode {
+		d.logf("evalgate: warning: running code from the fork %s with this job's secrets, as allowed by %s", headRepo, optInName(ev.Name))
+	}
+	if code, ok := d.verifyCheckout(ctx, in, &p); !ok {
+		d.react(ctx, p, "confused")
+		return p, code, false
+	}
+	d.react(ctx, p, "eyes")
+	return p, exitOK, true
+}
+
+// command reads a rerun command: who may give it, and which commit it grades. The head is
+// pinned when the command arrives: a push after it does not change what this run grades.
+func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullRequest, bool) {
+	ev := d.Event
+	cmd, ok := event.ParseCommand(ev.Comment.Body, in.Command)
+	if !ok || cmd.Name != "rerun" {
+		d.logf("evalgate: comment %d is not a %s rerun command; ignored", ev.Comment.ID, in.Command)
+		return nil, false
+	}
+	if d.GitHub == nil {
+		d.logf("evalgate: dry run: a rerun command needs the GitHub API; ignored")
+		return nil, false
+	}
+	// author_association misreports private org members, so permission is asked of the API.
+	perm, err := d.GitHub.PermissionLevel(ctx, ev.Owner, ev.Repo, ev.Comment.Author)
+	if err != nil || (perm != "admin" && perm != "write") {
+		d.logf("evalgate: rerun by %s ignored: write or admin permission required (have %q, err %v)", ev.Comment.Author, perm, err)
+		return nil, false
+	}
+	p.comment = ev.Comment
+	pr, err := d.GitHub.GetPullRequest(ctx, ev.Owner, ev.Repo, ev.PR)
+	if err != nil {
+		d.logf("evalgate: rerun: %v", err)
+		d.react(ctx, *p, "confused")
+		return nil, false
+	}
+	p.sha, p.base = pr.HeadSHA, pr.BaseSHA
+	if len(cmd.Args) > 0 {
+		p.only = cmd.Args[0]
+	}
+	return pr, true
+}
+
+// refuse explains in the log and the step summary why this event runs nothing. Nothing is
+// posted on the head commit: a required check stays pending rather than pass unchecked.
+func (d *Deps) refuse(in Inputs, p plan, headRepo string) {
+	ev := d.Event
+	what := fmt.Sprintf("%s event", ev.Name)
+	if p.pr != 0 {
+		what = fmt.Sprintf("pull request #%d (%s)", p.pr, ev.Name)
+	}
+	d.logf("evalgate: not run: %s: %s", what, p.trust.Why)
+	var b strings.Builder
+	b.WriteString("## evalgate: not run\n\n")
+	if p.trust.Origin != Fork {
+		fmt.Fprintf(&b, "%s: %s.\n", what, p.trust.Why)
+	} else {
+		fmt.Fprintf(&b, "This %s comes from the fork %s: %s.\n\n", what, code(orUnknown(headRepo)), p.trust.Why)
+		if ev.Name == "pull_request" {
+			fmt.Fprintf(&b, "A maintainer can run the suites once the code is reviewed, with a `%s rerun` comment (which needs `allow_fork_code` or `allow_fork_reruns`).\n", in.Command)
+		} else {
+			b.WriteString("Nothing was posted on the head commit, so a required evalgate check stays pending. After reviewing the code, a maintainer can set `allow_fork_code: true` on the evalgate step, whose workflow must check out the head commit.\n")
+		}
+	}
+	d.summary(b.String())
+	d.finish(in, nil, "skip", "", 0)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
+
+// verifyCheckout makes sure results go only on the commit that was checked out and graded. It
+// sets p.sha to that commit. In a dry run nothing is posted, so it only warns.
+func (d *Deps) verifyCheckout(ctx context.Context, in Inputs, p *plan) (int, bool) {
+	ev := d.Event
+	dry := d.GitHub == nil
+	head, err := d.checkedOut(ctx)
+	if err != nil {
+		if dry {
+			d.logf("evalgate: dry run: cannot tell which commit is checked out (%v); grading the workspace as %s", err, orUnknown(p.sha))
+			return exitOK, true
+		}
+		d.logf("evalgate: not run: cannot tell which commit is checked out in %s (%v), and results go only on the commit that was graded", d.Root, err)
+		d.summary(fmt.Sprintf("## evalgate: not run\n\nevalgate could not tell which commit is checked out in the workspace (`git rev-parse HEAD` failed), so it would not know which commit it graded. Check the repository out with `actions/checkout` before the evalgate step.\n\n%s\n", fence(err.Error())))
+		return exitConfig, false
+	}
+	switch p.trust.Checkout {
+	case CheckoutAny:
+		if p.sha != "" && p.sha != head {
+			d.logf("evalgate: the event names %s, but %s is checked out: grading and reporting on %s", p.sha, head, head)
+		}
+		p.sha = head
+		return exitOK, true
+	case CheckoutHeadOrMerge:
+		if head == p.sha {
+			return exitOK, true
+		}
+		if ev.SHA != "" && head == ev.SHA {
+			d.logf("evalgate: grading the test merge commit %s (GITHUB_SHA) and reporting on the pull request head %s, as GitHub's CI does", head, p.sha)
+			return exitOK, true
+		}
+	case CheckoutHead:
+		if head == p.sha {
+			return exitOK, true
+		}
+	}
+	if dry {
+		d.logf("evalgate: dry run: %s is checked out, but the results would go on %s", head, orUnknown(p.sha))
+		return exitOK, true
+	}
+	d.mismatch(in, p, head)
+	if ev.Name == "issue_comment" {
+		// The head moved after the checkout: the push has its own pull_request run.
+		return exitOK, false
+	}
+	return exitConfig, false
+}
+
+// checkoutFix is the actions/checkout step that puts the graded commit in the workspace.
+var checkoutFix = map[string]string{
+	"pull_request":        "# the default checkout: the test merge commit (GITHUB_SHA)\n- uses: actions/checkout@v4",
+	"pull_request_target": "- uses: actions/checkout@v4\n  with:\n    ref: ${{ github.event.pull_request.head.sha }}",
+	"workflow_run":        "- uses: actions/checkout@v4\n  with:\n    ref: ${{ github.event.workflow_run.head_sha }}",
+	"issue_comment":       "- uses: actions/checkout@v4\n  with:\n    ref: refs/pull/${{ github.event.issue.number }}/head",
+}
+
+// mismatch reports a checkout that is not the commit the results would go on.
+func (d *Deps) mismatch(in Inputs, p *plan, head string) {
+	ev := d.Event
+	verb := "not run"
+	if ev.Name == "issue_comment" {
+		verb = "rerun refused"
+	}
+	d.logf("evalgate: %s: the workflow checked out %s, but the results would go on %s (%s); grading one commit and reporting on another could pass code nobody checked", verb, head, orUnknown(p.sha), ev.Name)
+	var b strings.Builder
+	fmt.Fprintf(&b, "## evalgate: %s\n\nThe workflow checked out `%s`, but ", verb, head)
+	if p.pr != 0 {
+		fmt.Fprintf(&b, "pull request #%d is at `%s`", p.pr, orUnknown(p.sha))
+	} else {
+		fmt.Fprintf(&b, "the %s event is about `%s`", ev.Name, orUnknown(p.sha))
+	}
+	b.WriteString(", so evalgate would have graded one commit and reported on another. Nothing was posted.")
+	if fix := checkoutFix[ev.Name]; fix != "" {
+		fmt.Fprintf(&b, " Check out the graded commit in the workflow that handles `%s`:\n\n```yaml\n%s\n```\n", ev.Name, fix)
+		if ev.Name == "pull_request_target" || ev.Name == "workflow_run" {
+			b.WriteString("\nThis runs the pull request's code with the repository's secrets: evalgate does so for fork pull requests only with `allow_fork_code: true`.\n")
+		}
+	}
+	if ev.Name == "issue_comment" {
+		fmt.Fprintf(&b, "\nIf a push landed after the `%s rerun` comment, the new head gets its own run.\n", in.Command)
+	}
+	d.summary(b.String())
+}
+
+func (d *Deps) checkedOut(ctx context.Context) (string, error) {
+	if d.CheckedOut == nil {
+		return "", errors.New("no way to read the checkout")
+	}
+	head, err := d.CheckedOut(ctx)
+	if err == nil && head == "" {
+		err = errors.New("empty HEAD")
+	}
+	return head, err
+}
+
+// nothingSelected answers a rerun whose glob selects no suite: nothing was graded, so the
+// gate is left exactly as it was.
+func (d *Deps) nothingSelected(in Inputs, p plan, suites []*suite.Suite) {
+	d.logf("evalgate: rerun %s selects no eval suite: nothing ran, and the check run on %s is left as it was", p.only, p.sha)
+	var b strings.Builder
+	fmt.Fprintf(&b, "## evalgate: rerun selected nothing\n\n%s matches none of the %d eval suite(s), so nothing was graded and the `%s` check run on `%s` was left as it was.", code(p.only), len(suites), in.CheckName, p.sha)
+	if len(suites) > 0 {
+		b.WriteString(" The suites are:\n")
+		for i, s := range suites {
+			if i == 30 {
+				fmt.Fprintf(&b, "- … and %d more\n", len(suites)-i)
+				break
+			}
+			fmt.Fprintf(&b, "- %s\n", code(s.Path))
+		}
+	}
+	d.summary(b.String())
+	d.finish(in, nil, "skip", "", 0)
+}
+
+// fence puts text in a fenced code block longer than any backtick run inside it.
+func fence(s string) string {
+	f := "```"
+	for strings.Contains(s, f) {
+		f += "`"
+	}
+	return f + "\n" + s + "\n" + f
+}

@@ -1,0 +1,79 @@
+package action
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+)
+
+// The Actions runner reads every line of a step's output as a possible workflow command
+// (::add-mask::, ::error::, ::set-env:: …) when it starts with "::". Anything evalgate prints
+// that carries repository, agent or model text goes out either on one escaped line (oneLine) or
+// between ::stop-commands:: markers (stopped).
+
+// oneLine escapes line breaks and other control characters, so text interpolated into one of
+// evalgate's own log lines cannot start a new line of its own (the runner splits on CR and LF).
+func oneLine(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case unicode.IsControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// stopped writes what print writes to w between ::stop-commands:: markers with a fresh random
+// token, so no line of it is honoured as a workflow command and none can end the pause.
+func stopped(w io.Writer, print func(w io.Writer)) {
+	tok := stopToken()
+	fmt.Fprintf(w, "::stop-commands::%s\n", tok)
+	print(w)
+	fmt.Fprintf(w, "\n::%s::\n", tok)
+}
+
+// stopToken is a fresh random token for ::stop-commands::, so text between the markers cannot
+// end the pause and issue workflow commands.
+func stopToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// code renders repository text (a path, a glob, a repository name) as a Markdown code span:
+// the fence is longer than any backtick run inside, and line breaks and controls are escaped,
+// so the text can neither leave the span nor add lines.
+func code(s string) string {
+	s = oneLine(s)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// withNote puts a Markdown note right after the first line of a comment (its hidden marker,
+// which the sticky-comment finder expects first).
+func withNote(body, note string) string {
+	if note == "" {
+		return body
+	}
+	first, rest, _ := strings.Cut(body, "\n")
+	return first + "\n" + note + "\n\n" + rest
+}
