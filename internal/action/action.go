@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/event"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/glob"
+	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -38,6 +39,10 @@ type Deps struct {
 	// CheckedOut returns the commit checked out at Root; nil or an error means unknown, and
 	// then nothing is posted (results go only on the commit that was graded).
 	CheckedOut func(ctx context.Context) (string, error)
+	// Scrub holds the job's credentials: they are removed from the step summary, the
+	// outputs, the report files and a dry run's output (the GitHub client scrubs what it
+	// sends on its own). nil scrubs nothing.
+	Scrub *redact.Redactor
 }
 
 // plan is what this event asks for.

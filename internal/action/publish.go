@@ -88,15 +88,19 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 		copts.MaxBytes = reports.MaxCommentBytes - len(g.note) - 2
 	}
 	sopts := reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, FailOn: in.FailOn, Baseline: cmp}
-	if err := reports.WriteAll(in.ReportDir, run, reports.FilesOptions{Comment: copts, Summary: sopts, Check: reports.CheckOptions{FailOn: in.FailOn, RepoRoot: d.Root, Baseline: cmp}, JUnit: reports.JUnitOptions{FailOn: in.FailOn}}); err != nil {
+	fopts := reports.FilesOptions{Comment: copts, Summary: sopts, Check: reports.CheckOptions{FailOn: in.FailOn, RepoRoot: d.Root, Baseline: cmp},
+		JUnit: reports.JUnitOptions{FailOn: in.FailOn}, Root: d.Root, Scrub: d.Scrub}
+	if err := reports.WriteAll(d.reportDir(in), run, fopts); err != nil {
 		d.logf("evalgate: write reports: %v", err)
 	}
 	// The table carries judge reasoning and agent text: between stop-commands markers it
 	// cannot issue workflow commands (::add-mask::, ::error::) into the job log.
 	stopped(d.Log, func(w io.Writer) {
-		if err := reports.Table(w, run, reports.TableOptions{FailOn: in.FailOn}); err != nil {
-			fmt.Fprintf(w, "evalgate: table: %v\n", err)
+		sw := d.Scrub.Writer(w)
+		if err := reports.Table(sw, run, reports.TableOptions{FailOn: in.FailOn}); err != nil {
+			fmt.Fprintf(sw, "evalgate: table: %v\n", err)
 		}
+		_ = sw.Close()
 	})
 	render := func(copts reports.CommentOptions) string { return withNote(reports.Comment(run, copts), g.note) }
 	comment := render(copts)
@@ -177,8 +181,10 @@ func (pub *publisher) dryRun(comment string, check reports.CheckOutput) {
 		"output": map[string]any{"title": check.Title, "summary": check.Summary, "text": check.Text, "annotations": check.Annotations}}
 	b, _ := json.MarshalIndent(payload, "", "  ")
 	stopped(pub.d.Out, func(w io.Writer) {
-		fmt.Fprintf(w, "=== comment (PR #%d, marker %s)\n%s\n", pub.p.pr, pub.d.marker(pub.in), comment)
-		fmt.Fprintf(w, "=== check run\n%s", b)
+		sw := pub.d.Scrub.Writer(w)
+		fmt.Fprintf(sw, "=== comment (PR #%d, marker %s)\n%s\n", pub.p.pr, pub.d.marker(pub.in), comment)
+		fmt.Fprintf(sw, "=== check run\n%s", b)
+		_ = sw.Close()
 	})
 }
 
@@ -215,7 +221,7 @@ func (d *Deps) summary(md string) {
 			d.logf("evalgate: step summary: %v", r)
 		}
 	}()
-	d.Actions.AddStepSummary(md)
+	d.Actions.AddStepSummary(d.Scrub.String(md))
 }
 
 // finish sets the outputs: only values evalgate computed, never model text.
@@ -232,7 +238,8 @@ func (d *Deps) finish(in Inputs, run *result.Run, verdict, commentURL string, ch
 	if run != nil {
 		s = run.Summary
 	}
-	set := d.Actions.SetOutput
+	// Outputs are values evalgate computed, but a credential must not reach them by any path.
+	set := func(k, v string) { d.Actions.SetOutput(k, d.Scrub.String(v)) }
 	set("verdict", verdict)
 	set("score", strconv.FormatFloat(s.Score, 'f', 4, 64))
 	set("passed", strconv.Itoa(s.Passed))
@@ -243,6 +250,14 @@ func (d *Deps) finish(in Inputs, run *result.Run, verdict, commentURL string, ch
 	if checkID != 0 {
 		set("check-run-id", strconv.FormatInt(checkID, 10))
 	}
+}
+
+// reportDir is the report directory: relative paths are inside the checked-out repository.
+func (d *Deps) reportDir(in Inputs) string {
+	if filepath.IsAbs(in.ReportDir) || d.Root == "" {
+		return in.ReportDir
+	}
+	return filepath.Join(d.Root, in.ReportDir)
 }
 
 // baseline reads the base run to compare with; a missing or unreadable baseline is logged and

@@ -40,7 +40,7 @@ func (c *Client) CreateCheckRun(ctx context.Context, owner, repo, name, headSHA,
 		Name:    name,
 		HeadSHA: headSHA,
 		Status:  gh.String("in_progress"),
-		Output:  &gh.CheckRunOutput{Title: gh.String(Truncate(title, MaxAnnotationTitle)), Summary: gh.String(Truncate(summary, MaxCheckText))},
+		Output:  &gh.CheckRunOutput{Title: gh.String(c.clean(title, MaxAnnotationTitle)), Summary: gh.String(c.clean(summary, MaxCheckText))},
 	}
 	if detailsURL != "" {
 		opts.DetailsURL = gh.String(detailsURL)
@@ -67,15 +67,15 @@ func (c *Client) AddAnnotations(ctx context.Context, owner, repo string, id int6
 		n := min(len(anns), MaxAnnotationsPerRequest)
 		batch := make([]*gh.CheckRunAnnotation, 0, n)
 		for _, a := range anns[:n] {
-			batch = append(batch, toGitHub(a))
+			batch = append(batch, c.toGitHub(a))
 		}
 		anns = anns[n:]
 		err := c.write(ctx, "add check run annotations", func() (*gh.Response, error) {
 			_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, owner, repo, id, gh.UpdateCheckRunOptions{
 				Name: name,
 				Output: &gh.CheckRunOutput{
-					Title:       gh.String(Truncate(title, MaxAnnotationTitle)),
-					Summary:     gh.String(Truncate(summary, MaxCheckText)),
+					Title:       gh.String(c.clean(title, MaxAnnotationTitle)),
+					Summary:     gh.String(c.clean(summary, MaxCheckText)),
 					Annotations: batch,
 				},
 			})
@@ -92,9 +92,9 @@ func (c *Client) AddAnnotations(ctx context.Context, owner, repo string, id int6
 //
 // Docs: https://docs.github.com/rest/checks/runs#update-a-check-run
 func (c *Client) CompleteCheckRun(ctx context.Context, owner, repo string, id int64, name, conclusion, title, summary, text string) error {
-	out := &gh.CheckRunOutput{Title: gh.String(Truncate(title, MaxAnnotationTitle)), Summary: gh.String(Truncate(summary, MaxCheckText))}
+	out := &gh.CheckRunOutput{Title: gh.String(c.clean(title, MaxAnnotationTitle)), Summary: gh.String(c.clean(summary, MaxCheckText))}
 	if text != "" {
-		out.Text = gh.String(Truncate(text, MaxCheckText))
+		out.Text = gh.String(c.clean(text, MaxCheckText))
 	}
 	return c.write(ctx, "complete check run", func() (*gh.Response, error) {
 		_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, owner, repo, id, gh.UpdateCheckRunOptions{
@@ -108,7 +108,7 @@ func (c *Client) CompleteCheckRun(ctx context.Context, owner, repo string, id in
 	})
 }
 
-func toGitHub(a Annotation) *gh.CheckRunAnnotation {
+func (c *Client) toGitHub(a Annotation) *gh.CheckRunAnnotation {
 	end := a.EndLine
 	if end < a.StartLine {
 		end = a.StartLine
@@ -118,15 +118,23 @@ func toGitHub(a Annotation) *gh.CheckRunAnnotation {
 		StartLine:       gh.Int(max(a.StartLine, 1)),
 		EndLine:         gh.Int(max(end, 1)),
 		AnnotationLevel: gh.String(a.Level),
-		Message:         gh.String(Truncate(a.Message, MaxAnnotationMessage)),
+		Message:         gh.String(c.clean(a.Message, MaxAnnotationMessage)),
 	}
 	if a.Title != "" {
-		r.Title = gh.String(Truncate(a.Title, MaxAnnotationTitle))
+		r.Title = gh.String(c.clean(a.Title, MaxAnnotationTitle))
 	}
 	if a.RawDetails != "" {
-		r.RawDetails = gh.String(Truncate(a.RawDetails, MaxAnnotationMessage))
+		r.RawDetails = gh.String(c.clean(a.RawDetails, MaxAnnotationMessage))
 	}
 	return r
+}
+
+// clean scrubs credentials from text bound for GitHub, then fits it in n bytes.
+func (c *Client) clean(s string, n int) string {
+	if c.opts.Scrub != nil {
+		s = c.opts.Scrub(s)
+	}
+	return Truncate(s, n)
 }
 
 // Truncate cuts s to at most n bytes on a UTF-8 boundary.

@@ -35,6 +35,10 @@ type Options struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Scrub removes credentials from every text evalgate sends: comment bodies, check run
+	// titles, summaries, texts and annotations (nil = none). It is the last line of defence:
+	// whatever path a credential took into a report, it does not reach GitHub.
+	Scrub func(string) string
 }
 
 // Client talks to one GitHub (or GHES) API.

@@ -27,6 +27,9 @@ const commentsPerPage = 100
 //
 // Docs: https://docs.github.com/rest/issues/comments
 func (c *Client) UpsertComment(ctx context.Context, owner, repo string, pr int, marker, body string) (string, error) {
+	if c.opts.Scrub != nil {
+		body = c.opts.Scrub(body)
+	}
 	if !strings.Contains(body, marker) {
 		return "", fmt.Errorf("upsert comment: body does not contain its marker")
 	}

@@ -1,0 +1,49 @@
+package github
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/github/githubtest"
+	"github.com/evalgate/evalgate/internal/redact"
+)
+
+// TestScrubEverythingSent checks that no text evalgate sends to GitHub can carry a
+// credential, whichever field it travels in.
+func TestScrubEverythingSent(t *testing.T) {
+	t.Parallel()
+	const secret = "ghs_0123456789abcdefSECRET"
+	srv := githubtest.New(t)
+	c, err := New(srv.Client(), srv.APIURL(), "token", Options{WriteSpacing: time.Millisecond, Scrub: redact.New(secret).String})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	leak := "id " + secret
+	if _, err := c.UpsertComment(ctx, "acme", "agents", 7, marker, marker+"\n"+leak); err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := c.CreateCheckRun(ctx, "acme", "agents", "evalgate", "abc", "", leak, leak)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddAnnotations(ctx, "acme", "agents", id, "evalgate", leak, leak, []Annotation{{Path: "a.yaml", StartLine: 1, Level: "failure", Title: leak, Message: leak, RawDetails: leak}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", leak, leak, leak); err != nil {
+		t.Fatal(err)
+	}
+	sent, _ := json.Marshal(struct {
+		C any
+		R any
+	}{srv.Comments(7), srv.CheckRuns()})
+	if strings.Contains(string(sent), secret) {
+		t.Fatalf("a credential reached GitHub: %s", sent)
+	}
+	if !strings.Contains(string(sent), "id "+redact.Mask) {
+		t.Fatalf("the masked text is missing: %s", sent)
+	}
+}
