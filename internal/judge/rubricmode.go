@@ -2,7 +2,6 @@ package judge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -83,7 +82,7 @@ func (s *session) ask(ctx context.Context, mode suite.Mode, want []string, sampl
 		return true
 	}
 	absorb := func(text string) error {
-		checks, ov, err := parseChecks(text, mode, want)
+		checks, ov, err := parseChecks(text, mode, want, s.bounds())
 		if err != nil {
 			return err
 		}
@@ -220,10 +219,10 @@ func assertion(c *result.CriterionResult) result.Assertion {
 	return result.Assertion{Text: text, Passed: c.Verdict == result.Pass, Evidence: evidence}
 }
 
-func rawJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil || v == nil {
-		return nil
+// bounds is the score range the grader's criteria must be scored in.
+func (s *session) bounds() bounds {
+	if s.g.Likert != nil {
+		return bounds{s.g.Likert.Min, s.g.Likert.Max}
 	}
-	return b
+	return bounds{0, 10}
 }
