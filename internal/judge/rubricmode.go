@@ -57,7 +57,7 @@ func (s *session) rubric(ctx context.Context, th result.Thresholds) *result.Grad
 	r.Reasoning = overall
 	for _, c := range r.Criteria {
 		c.Agreement = agreement[c.ID]
-		r.Assertions = append(r.Assertions, assertion(c))
+		r.Assertions = append(r.Assertions, assertion(mode, c))
 	}
 	return r
 }
@@ -203,14 +203,20 @@ func combine(mode suite.Mode, good []rubric.Check, width float64) (rubric.Check,
 	return m, a
 }
 
-// assertion renders a criterion as AgentV's assertion text.
-func assertion(c *result.CriterionResult) result.Assertion {
+// assertion renders a criterion as AgentV's assertion: "[id] outcome" for a checklist,
+// "[id] outcome - Score: 7/10 (band)" in range mode (the id stands in for a missing outcome).
+func assertion(mode suite.Mode, c *result.CriterionResult) result.Assertion {
 	text := fmt.Sprintf("[%s] %s", c.ID, c.Outcome)
-	if c.Raw != nil && c.Satisfied == nil {
-		text += fmt.Sprintf(" - Score: %d", *c.Raw)
-		if c.Band != "" {
-			text += fmt.Sprintf(" (%s)", c.Band)
+	if c.Raw != nil && mode != suite.ModeChecklist {
+		label := c.Outcome
+		if label == "" {
+			label = c.ID
 		}
+		scale := ""
+		if mode == suite.ModeRange {
+			scale = "/10"
+		}
+		text = fmt.Sprintf("[%s] %s - Score: %d%s (%s)", c.ID, label, *c.Raw, scale, c.Band)
 	}
 	evidence := c.Reasoning
 	if c.Error != "" {
