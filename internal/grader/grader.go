@@ -126,7 +126,7 @@ func (j judged) Grade(ctx context.Context, in *Input) *result.GraderResult {
 	jd, err := j.deps.Judge(j.spec.Target)
 	if err != nil {
 		r := base(j.spec)
-		r.Verdict, r.Error = result.Error, err.Error()
+		r.Verdict, r.Error, r.Err = result.Error, err.Error(), err
 		return r
 	}
 	ji := &judge.Input{

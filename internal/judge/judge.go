@@ -123,7 +123,7 @@ func (s *session) call(ctx context.Context, user string, attempt, sample int) (s
 }
 
 func errorResult(mode suite.Mode, err error) *result.GraderResult {
-	return &result.GraderResult{Mode: string(mode), Verdict: result.Error, Error: err.Error()}
+	return &result.GraderResult{Mode: string(mode), Verdict: result.Error, Error: err.Error(), Err: err}
 }
 
 // repairPrompt asks for the same judgement in valid JSON; it must not re-grade.

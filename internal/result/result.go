@@ -152,6 +152,8 @@ type TestResult struct {
 	Usage Usage `json:"usage"`
 	// Workspace is the kept workspace path, when one was kept.
 	Workspace string `json:"workspace,omitempty"`
+	// Err is the error behind Error, for code that acts on its kind; never serialised.
+	Err error `json:"-"`
 }
 
 // GraderResult is the outcome of one grader on one test.
@@ -181,6 +183,8 @@ type GraderResult struct {
 	Line       int    `json:"line,omitempty"`
 	// Members are a composite grader's member results.
 	Members []*GraderResult `json:"members,omitempty"`
+	// Err is the error behind Error, for code that acts on its kind; never serialised.
+	Err error `json:"-"`
 }
 
 // CriterionResult is the judge's finding on one rubric criterion.
