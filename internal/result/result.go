@@ -127,7 +127,8 @@ const (
 type TestResult struct {
 	Suite string `json:"suite"`
 	ID    string `json:"id"`
-	// Score is Σ wᵢ·sᵢ / Σ wᵢ over the graders, reported unchanged by gating.
+	// Score is Σ wᵢ·sᵢ / Σ wᵢ over the graders; 0 when a required grader missed its minimum
+	// (AgentV's rule); a failed required criterion leaves it unchanged.
 	Score   float64 `json:"score"`
 	Verdict Verdict `json:"verdict"`
 	// Threshold is the pass threshold this test was judged against.
