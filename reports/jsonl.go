@@ -24,8 +24,10 @@ import (
 //   - scores[].verdict: pass → "pass", fail and error → "fail", skip → "skip", borderline → "pass"
 //     when the score reaches the test's threshold else "fail"; details.evalgate_verdict keeps
 //     evalgate's own verdict and details.raw_scores the judge's integer scores per criterion.
-//   - scores[].assertions: one per rubric criterion ("[id] outcome", passed = criterion pass,
-//     evidence = reasoning), then the grader's own assertions.
+//   - scores[].assertions: the grader's assertions. A judge grader's are its criteria, one
+//     each, in AgentV's text ("[id] outcome", "[id] outcome - Score: 7/10 (band)"); a result
+//     that carries criteria but no assertions (written by hand, or by an older evalgate) gets
+//     one per criterion from them instead. Never both: that would list each criterion twice.
 
 type indexRow struct {
 	Timestamp       string         `json:"timestamp"`
@@ -217,19 +219,7 @@ func indexScores(gs []*result.GraderResult, th float64, depth int) []indexScore 
 		}
 		raw := map[string]int{}
 		for _, c := range g.Criteria {
-			if c == nil {
-				continue
-			}
-			text := "[" + c.ID + "]"
-			if c.Outcome != "" {
-				text += " " + c.Outcome
-			}
-			ev := c.Reasoning
-			if c.Error != "" {
-				ev = strings.TrimSpace("error: " + c.Error + " " + ev)
-			}
-			sc.Assertions = append(sc.Assertions, indexAssertion{Text: text, Passed: c.Verdict == result.Pass, Evidence: ev})
-			if c.Raw != nil {
+			if c != nil && c.Raw != nil {
 				raw[c.ID] = *c.Raw
 			}
 		}
@@ -239,10 +229,33 @@ func indexScores(gs []*result.GraderResult, th float64, depth int) []indexScore 
 		for _, a := range g.Assertions {
 			sc.Assertions = append(sc.Assertions, indexAssertion(a))
 		}
+		if len(g.Assertions) == 0 {
+			sc.Assertions = append(sc.Assertions, criterionAssertions(g.Criteria)...)
+		}
 		if depth < maxDepth && len(g.Members) > 0 {
 			sc.Scores = indexScores(g.Members, th, depth+1)
 		}
 		out = append(out, sc)
+	}
+	return out
+}
+
+// criterionAssertions renders criteria as assertions, for results whose grader recorded none.
+func criterionAssertions(cs []*result.CriterionResult) []indexAssertion {
+	var out []indexAssertion
+	for _, c := range cs {
+		if c == nil {
+			continue
+		}
+		text := "[" + c.ID + "]"
+		if c.Outcome != "" {
+			text += " " + c.Outcome
+		}
+		ev := c.Reasoning
+		if c.Error != "" {
+			ev = strings.TrimSpace("error: " + c.Error + " " + ev)
+		}
+		out = append(out, indexAssertion{Text: text, Passed: c.Verdict == result.Pass, Evidence: ev})
 	}
 	return out
 }

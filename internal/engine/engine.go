@@ -3,7 +3,8 @@
 // package rubric turns the grader results into the test's score and verdict.
 //
 // A test that cannot be run or graded is data (an error result), never a returned error: Run
-// returns an error only when the run itself was cut short (the context was cancelled).
+// returns an error only when the run itself was cut short (the context was cancelled, or an
+// unreachable endpoint stopped it).
 package engine
 
 import (
@@ -73,7 +74,8 @@ type job struct {
 
 // Run runs every test of the suites and returns the results in suite and test order. When ctx
 // is cancelled, unfinished tests are marked skipped and the partial run is returned with
-// ctx's error.
+// ctx's error. When a test meets a model endpoint that cannot be reached, no further test
+// starts: they are skipped as not run, and the run is returned with a *StoppedError.
 func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, error) {
 	cfg = withDefaults(cfg)
 	run := &result.Run{SchemaVersion: result.SchemaVersion, StartedAt: cfg.Now(), Thresholds: cfg.Thresholds}
@@ -87,6 +89,7 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 	}
 	p := newProgress(cfg, len(jobs))
 	b := &budget{limit: cfg.BudgetUSD}
+	stop := &abort{}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(cfg.Workers)
 	for _, l := range lanes(jobs) {
@@ -99,11 +102,14 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 					return nil
 				}
 				var tr *result.TestResult
-				if why, over := b.over(); over {
+				if why, stopped := stop.skip(); stopped {
+					tr = skipped(j.s, j.t, why)
+				} else if why, over := b.over(); over {
 					tr = skipped(j.s, j.t, why)
 				} else {
 					tr = runTest(gctx, cfg, j.s, j.t)
 					b.spend(tr.Usage.CostUSD)
+					stop.observe(tr)
 				}
 				*j.out = tr
 				p.done(j.s, tr)
@@ -135,7 +141,10 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 	run.Budget = b.report()
 	run.FinishedAt = cfg.Now()
 	run.Summary.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
-	return run, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return run, err
+	}
+	return run, stop.err()
 }
 
 // lanes groups jobs that must run one after another. Tests sharing a workspace (isolation:

@@ -73,7 +73,7 @@ func grade(ctx context.Context, cfg Config, in *grader.Input, spec *suite.Grader
 	g, err := cfg.Grader(in.Suite, in.Test, spec)
 	if err != nil {
 		return &result.GraderResult{Name: spec.Name, Type: spec.Type, Weight: spec.Weight, Required: spec.Required,
-			MinScore: spec.MinScore, Verdict: result.Error, Error: err.Error(), File: spec.Pos.File, Line: spec.Pos.Line}
+			MinScore: spec.MinScore, Verdict: result.Error, Error: err.Error(), Err: err, File: spec.Pos.File, Line: spec.Pos.Line}
 	}
 	return g.Grade(ctx, in)
 }
@@ -87,7 +87,7 @@ func judgeShare(u result.Usage) result.Usage {
 }
 
 func failed(tr *result.TestResult, th result.Thresholds, stage string, err error) *result.TestResult {
-	tr.Error, tr.FailureStage = err.Error(), stage
+	tr.Error, tr.Err, tr.FailureStage = err.Error(), err, stage
 	rubric.Test(tr, th)
 	return tr
 }

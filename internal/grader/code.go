@@ -41,7 +41,7 @@ type code struct {
 	timeout time.Duration
 }
 
-func newCode(spec *suite.Grader, _ Deps) (Grader, error) {
+func newCode(spec *suite.Grader, deps Deps) (Grader, error) {
 	if len(spec.Command) == 0 || spec.Command[0] == "" {
 		return nil, errors.New("code-grader needs command")
 	}
@@ -52,15 +52,15 @@ func newCode(spec *suite.Grader, _ Deps) (Grader, error) {
 	// AgentV's target: true | {max_calls} gives the script a proxy to call the target with.
 	// evalgate has none, and a script run without it would grade something other than what
 	// its author wrote, so the grader reports the gap on every test instead.
-	unsupported := failing{spec: spec, msg: "code-grader target proxy is not supported"}
+	const noProxy = "code-grader target proxy is not supported"
 	switch t := spec.Params["target"].(type) {
 	case nil:
 	case bool:
 		if t {
-			return unsupported, nil
+			return unsupported(spec, deps, noProxy)
 		}
 	case map[string]any:
-		return unsupported, nil
+		return unsupported(spec, deps, noProxy)
 	default:
 		return nil, fmt.Errorf("target must be true or a mapping with max_calls, not %v", t)
 	}

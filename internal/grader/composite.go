@@ -38,6 +38,9 @@ func newComposite(spec *suite.Grader, deps Deps) (Grader, error) {
 		g.weights[m.Name] = m.Weight
 		mg, err := New(m, deps)
 		if err != nil {
+			if deps.validate {
+				return nil, err
+			}
 			// The member reports its own error when graded, which errors the composite.
 			mg = failing{spec: m, msg: err.Error()}
 		}

@@ -5,6 +5,7 @@ package grader
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/evalgate/evalgate/internal/judge"
@@ -30,9 +31,27 @@ type Grader interface {
 
 // Deps are what graders need from outside.
 type Deps struct {
-	// Judge returns the judge for a grader target name ("" = the test's default judge).
+	// Judge returns the judge for a grader target name ("" = the test's default judge). It is
+	// called when a judge grader grades, never by New.
 	Judge func(target string) (*judge.Judge, error)
+
+	// validate makes every setting that would fail at run time an error of New, where a run
+	// gets a grader that reports it on each test (Validate sets it).
+	validate bool
 }
+
+// ConfigError is a grader spec that cannot work, with where it is written.
+type ConfigError struct {
+	Pos    suite.Pos
+	Grader string
+	Err    error
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("grader %s (%s): %v", e.Grader, e.Pos, e.Err)
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // constructor builds a grader for one spec type.
 type constructor func(spec *suite.Grader, deps Deps) (Grader, error)
@@ -67,21 +86,47 @@ var constructors = map[string]constructor{
 	// an initialization cycle.
 }
 
-// New builds the grader for a spec. A type with no implementation yields a grader whose result
-// is an error: an unimplemented check must never read as a pass.
+// New builds the grader for a spec; it reads only the spec, starts nothing and calls no judge.
+// A bad setting is a *ConfigError. A type with no implementation, or a setting evalgate does
+// not support, yields a grader whose result is an error: an unimplemented check must never
+// read as a pass (Validate reports those too).
 func New(spec *suite.Grader, deps Deps) (Grader, error) {
 	c, ok := constructors[spec.Type]
 	if spec.Type == "composite" {
 		c, ok = newComposite, true
 	}
 	if !ok {
-		return failing{spec: spec, msg: fmt.Sprintf("grader type %q is not available in this version of evalgate", spec.Type)}, nil
+		return unsupported(spec, deps, fmt.Sprintf("grader type %q is not available in this version of evalgate", spec.Type))
 	}
 	g, err := c(spec, deps)
 	if err != nil {
-		return nil, fmt.Errorf("grader %s (%s): %w", spec.Name, spec.Pos, err)
+		var ce *ConfigError
+		if errors.As(err, &ce) { // a composite member's, which names its own place
+			return nil, err
+		}
+		return nil, &ConfigError{Pos: spec.Pos, Grader: spec.Name, Err: err}
 	}
 	return g, nil
+}
+
+// Validate checks a grader's own settings without running it: no judge is resolved, no
+// process started, no file read. A nil error means nothing in the spec makes the grader fail
+// at run time for a configuration reason; the judge target a judge grader uses (its Target,
+// or the test's default judge) is the caller's to check. Errors are *ConfigError.
+func Validate(spec *suite.Grader) error {
+	_, err := New(spec, Deps{Judge: func(string) (*judge.Judge, error) {
+		return nil, errors.New("Validate resolves no judge")
+	}, validate: true})
+	return err
+}
+
+// unsupported is the grader for a spec evalgate cannot run: an error result on every test,
+// or, when validating, the error itself.
+func unsupported(spec *suite.Grader, deps Deps, msg string) (Grader, error) {
+	if deps.validate {
+		return nil, &ConfigError{Pos: spec.Pos, Grader: spec.Name, Err: errors.New(msg)}
+	}
+	return failing{spec: spec, msg: msg}, nil
 }
 
 // base starts a result carrying the spec's identity and gate.
@@ -116,6 +161,9 @@ type judged struct {
 }
 
 func newJudge(spec *suite.Grader, deps Deps) (Grader, error) {
+	if err := judge.Validate(spec); err != nil {
+		return nil, err
+	}
 	if deps.Judge == nil {
 		return nil, fmt.Errorf("no judge configured")
 	}
@@ -126,7 +174,7 @@ func (j judged) Grade(ctx context.Context, in *Input) *result.GraderResult {
 	jd, err := j.deps.Judge(j.spec.Target)
 	if err != nil {
 		r := base(j.spec)
-		r.Verdict, r.Error = result.Error, err.Error()
+		r.Verdict, r.Error, r.Err = result.Error, err.Error(), err
 		return r
 	}
 	ji := &judge.Input{

@@ -37,11 +37,16 @@ func TestLoadedSuite(t *testing.T) {
 		"cheap":      {1, result.Pass},
 		"tokens":     {1, result.Pass},
 		"metrics":    {1, result.Pass},
-		"skill":      {1, result.Pass},
-		"no-docx":    {1, result.Pass},
-		"fields":     {1, result.Pass},
-		"all":        {0.75, result.Borderline},
-		"any-two":    {0.5, result.Pass},
+		// camelCase keys: all five limits and the exploration ratio hold; Read's arguments
+		// differ but args are ignored, Skill's 400 ms exceeds its 300 ms budget.
+		"metrics-camel":    {1, result.Pass},
+		"tokens-camel":     {1, result.Pass},
+		"trajectory-camel": {2.0 / 3, result.Borderline},
+		"skill":            {1, result.Pass},
+		"no-docx":          {1, result.Pass},
+		"fields":           {1, result.Pass},
+		"all":              {0.75, result.Borderline},
+		"any-two":          {0.5, result.Pass},
 	}
 	in := &Input{Suite: s, Test: s.Tests[0], Output: out, Thresholds: result.DefaultThresholds}
 	for _, spec := range s.Tests[0].Graders {

@@ -107,7 +107,10 @@ type tokenLimit struct {
 }
 
 func newTokenUsage(spec *suite.Grader, _ Deps) (Grader, error) {
-	p := params(spec.Params)
+	p, err := params(spec.Params).snakeCase()
+	if err != nil {
+		return nil, err
+	}
 	all := []tokenLimit{
 		{key: "max_input", label: "Input tokens", value: func(u result.Usage) int64 { return u.InputTokens }},
 		{key: "max_output", label: "Output tokens", value: func(u result.Usage) int64 { return u.OutputTokens }},
@@ -169,7 +172,10 @@ type executionMetrics struct {
 var metricKeys = []string{"max_tool_calls", "max_llm_calls", "max_tokens", "max_cost_usd", "max_duration_ms", "target_exploration_ratio"}
 
 func newExecutionMetrics(spec *suite.Grader, _ Deps) (Grader, error) {
-	p := params(spec.Params)
+	p, err := params(spec.Params).snakeCase()
+	if err != nil {
+		return nil, err
+	}
 	g := executionMetrics{spec: spec, limits: map[string]float64{}, tolerance: 0.2}
 	for _, k := range metricKeys {
 		v, ok, err := p.limit(k)

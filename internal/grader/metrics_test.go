@@ -79,6 +79,10 @@ func TestMetricConfigErrors(t *testing.T) {
 		{"execution-metrics", map[string]any{}, "needs at least one"},
 		{"execution-metrics", map[string]any{"target_exploration_ratio": 2}, "between 0 and 1"},
 		{"execution-metrics", map[string]any{"max_tokens": 5, "exploration_tolerance": "x"}, "exploration_tolerance"},
+		{"execution-metrics", map[string]any{"max_tokens": 5, "maxTokens": 6}, "max_tokens and maxTokens are the same setting"},
+		{"execution-metrics", map[string]any{"maxToolCalls": -1}, "max_tool_calls must not be negative"},
+		{"token-usage", map[string]any{"maxTotal": "many"}, "max_total must be a number"},
+		{"tool-trajectory", map[string]any{"mode": "in_order", "expected": []any{map[string]any{"tool": "Read", "argsMatch": "fuzzy"}}}, "expected[0].args_match must be"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.typ+"/"+tt.want, func(t *testing.T) {

@@ -17,6 +17,37 @@ import (
 // is a configuration error naming the key, never a silent default.
 type params map[string]any
 
+// camelAliases are the camelCase spellings AgentV 4.42 also accepts for the agent graders'
+// keys (loaders/grader-parser.ts reads `max_tool_calls ?? maxToolCalls` and so on).
+var camelAliases = map[string]string{
+	"maxToolCalls": "max_tool_calls", "maxLlmCalls": "max_llm_calls", "maxTokens": "max_tokens",
+	"maxCostUsd": "max_cost_usd", "maxDurationMs": "max_duration_ms",
+	"targetExplorationRatio": "target_exploration_ratio", "explorationTolerance": "exploration_tolerance",
+	"maxTotal": "max_total", "maxInput": "max_input", "maxOutput": "max_output", "argsMatch": "args_match",
+}
+
+// snakeCase returns p with AgentV's camelCase aliases moved to their snake_case keys (p itself
+// is not changed: specs are shared between tests). Writing both spellings of one key is an
+// error, where AgentV silently takes the snake_case one.
+func (p params) snakeCase() (params, error) {
+	out := make(params, len(p))
+	for k, v := range p {
+		out[k] = v
+	}
+	for camel, snake := range camelAliases {
+		v, ok := p[camel]
+		if !ok {
+			continue
+		}
+		if _, both := p[snake]; both {
+			return nil, fmt.Errorf("%s and %s are the same setting: keep one", snake, camel)
+		}
+		delete(out, camel)
+		out[snake] = v
+	}
+	return out, nil
+}
+
 // has reports whether key is set to a non-null value.
 func (p params) has(key string) bool {
 	v, ok := p[key]

@@ -43,7 +43,10 @@ type argsMatch struct {
 }
 
 func newTrajectory(spec *suite.Grader, _ Deps) (Grader, error) {
-	p := params(spec.Params)
+	p, err := params(spec.Params).snakeCase()
+	if err != nil {
+		return nil, err
+	}
 	mode, err := p.str("mode")
 	if err != nil {
 		return nil, err
@@ -119,8 +122,10 @@ func parseExpected(item any, def argsMatch, i int) (expectedCall, error) {
 	if !ok {
 		return e, fmt.Errorf("expected[%d] must be a mapping with tool, not %v", i, item)
 	}
-	p := params(m)
-	var err error
+	p, err := params(m).snakeCase()
+	if err != nil {
+		return e, fmt.Errorf("expected[%d]: %w", i, err)
+	}
 	if e.tool, err = p.str("tool"); err != nil || e.tool == "" {
 		return e, fmt.Errorf("expected[%d] needs tool (a string)", i)
 	}
@@ -136,7 +141,7 @@ func parseExpected(item any, def argsMatch, i int) (expectedCall, error) {
 		return e, fmt.Errorf("expected[%d].args must be a mapping or \"any\", not %v", i, a)
 	}
 	if p.has("args_match") {
-		if e.match, err = parseArgsMatch(m["args_match"], fmt.Sprintf("expected[%d].args_match", i)); err != nil {
+		if e.match, err = parseArgsMatch(p["args_match"], fmt.Sprintf("expected[%d].args_match", i)); err != nil {
 			return e, err
 		}
 	}

@@ -123,7 +123,7 @@ func (s *session) call(ctx context.Context, user string, attempt, sample int) (s
 }
 
 func errorResult(mode suite.Mode, err error) *result.GraderResult {
-	return &result.GraderResult{Mode: string(mode), Verdict: result.Error, Error: err.Error()}
+	return &result.GraderResult{Mode: string(mode), Verdict: result.Error, Error: err.Error(), Err: err}
 }
 
 // repairPrompt asks for the same judgement in valid JSON; it must not re-grade.
@@ -159,13 +159,13 @@ func (s *session) freeform(ctx context.Context, th result.Thresholds) *result.Gr
 }
 
 func freeformResult(f *freeform, th result.Thresholds) *result.GraderResult {
-	score := min(max(f.Score, 0), 1)
-	r := &result.GraderResult{Mode: string(suite.ModeFreeform), Score: score, Verdict: rubric.VerdictOf(score, th), Details: f.Details}
+	r := &result.GraderResult{Mode: string(suite.ModeFreeform), Score: f.Score, Verdict: rubric.VerdictOf(f.Score, th), Details: f.Details}
 	for i, a := range f.Assertions {
 		if i == 8 { // AgentV keeps the first eight
 			break
 		}
-		passed, _ := boolValue(rawJSON(a.Passed))
+		// repairBooleans has made every passed a boolean or left it out: missing is false.
+		passed, _ := boolValue(a.Passed)
 		r.Assertions = append(r.Assertions, result.Assertion{Text: a.Text, Passed: passed, Evidence: a.Evidence})
 	}
 	return r

@@ -209,7 +209,7 @@ func TestParseChecks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			checks, _, err := parseChecks(tt.reply, suite.ModeChecklist, ids)
+			checks, _, err := parseChecks(tt.reply, suite.ModeChecklist, ids, bounds{0, 10})
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err = %v", err)
 			}
@@ -230,7 +230,7 @@ func TestParseChecks(t *testing.T) {
 			tt.check(t, got)
 		})
 	}
-	scores, _, err := parseChecks(`{"checks":[{"id":"a","score":7.0},{"id":"b","score":7.5}]}`, suite.ModeRange, ids)
+	scores, _, err := parseChecks(`{"checks":[{"id":"a","score":7.0},{"id":"b","score":7.5}]}`, suite.ModeRange, ids, bounds{0, 10})
 	if err != nil || *scores[0].Score != 7 || scores[1].Err == "" {
 		t.Fatalf("range parse: %+v %v", scores, err)
 	}

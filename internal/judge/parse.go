@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -71,11 +72,15 @@ type reply struct {
 	Overall string                       `json:"overall_reasoning"`
 }
 
+// bounds is the range a criterion's integer score must fall in: 0–10 in range mode, the
+// scale in Likert mode.
+type bounds struct{ lo, hi int }
+
 // parseChecks reads a rubric reply into findings for the grader's criteria. A structurally bad
-// reply is an error (the judge is asked again); a bad value for one criterion becomes that
-// criterion's Err.
-func parseChecks(text string, mode suite.Mode, ids []string) ([]rubric.Check, string, error) {
-	obj, err := extractObject(text)
+// reply is an error (the judge is asked again); a bad value for one criterion, such as a
+// score outside b, becomes that criterion's Err, which asks again for it.
+func parseChecks(text string, mode suite.Mode, ids []string, b bounds) ([]rubric.Check, string, error) {
+	obj, err := extractObject(repairBooleans(text))
 	if err != nil {
 		return nil, "", err
 	}
@@ -108,9 +113,12 @@ func parseChecks(text string, mode suite.Mode, ids []string) ([]rubric.Check, st
 			}
 		} else {
 			n, err := intValue(raw["score"])
-			if err != nil {
+			switch {
+			case err != nil:
 				ch.Err = "score: " + err.Error()
-			} else {
+			case n < b.lo || n > b.hi:
+				ch.Err = fmt.Sprintf("score %d is outside %d–%d", n, b.lo, b.hi)
+			default:
 				ch.Score = &n
 			}
 		}
@@ -130,18 +138,16 @@ func boolValue(raw json.RawMessage) (bool, error) {
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		switch strings.ToLower(strings.TrimSpace(s)) {
-		case "true", "yes", "satisfied", "pass":
-			return true, nil
-		case "false", "no", "unsatisfied", "fail":
-			return false, nil
+		if v, ok := boolWord(s); ok {
+			return v, nil
 		}
 	}
 	return false, fmt.Errorf("not a boolean: %s", truncate(string(raw), 40))
 }
 
-// intValue accepts integers and integral numbers (7.0); 7.5 is an error, not a rounding.
-func intValue(raw json.RawMessage) (int, error) {
+// floatValue accepts a finite JSON number or a string holding one ("0.8"): judges quote
+// numbers, and AgentV's structure-fix call would only unquote it.
+func floatValue(raw json.RawMessage) (float64, error) {
 	if raw == nil {
 		return 0, errors.New("missing")
 	}
@@ -151,29 +157,47 @@ func intValue(raw json.RawMessage) (int, error) {
 		if json.Unmarshal(raw, &s) != nil {
 			return 0, fmt.Errorf("not a number: %s", truncate(string(raw), 40))
 		}
-		if _, err := fmt.Sscan(s, &f); err != nil {
+		if f, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
 			return 0, fmt.Errorf("not a number: %q", truncate(s, 40))
 		}
 	}
-	if f != math.Trunc(f) || math.IsInf(f, 0) || math.Abs(f) > 1e6 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("not a finite number: %v", f)
+	}
+	return f, nil
+}
+
+// intValue accepts integers and integral numbers (7.0); 7.5 is an error, not a rounding.
+func intValue(raw json.RawMessage) (int, error) {
+	f, err := floatValue(raw)
+	if err != nil {
+		return 0, err
+	}
+	if f != math.Trunc(f) || math.Abs(f) > 1e6 {
 		return 0, fmt.Errorf("not an integer: %v", f)
 	}
 	return int(f), nil
 }
 
-// freeform is a freeform grader's reply.
-type freeform struct {
-	Score      float64 `json:"score"`
-	Assertions []struct {
-		Text     string `json:"text"`
-		Passed   any    `json:"passed"`
-		Evidence string `json:"evidence"`
-	} `json:"assertions"`
-	Details map[string]any `json:"details"`
+// freeformAssertion is one of a freeform reply's assertions.
+type freeformAssertion struct {
+	Text     string          `json:"text"`
+	Passed   json.RawMessage `json:"passed"`
+	Evidence string          `json:"evidence"`
 }
 
+// freeform is a freeform grader's reply.
+type freeform struct {
+	Score      float64             `json:"-"` // read by floatValue: it may be quoted
+	Assertions []freeformAssertion `json:"assertions"`
+	Details    map[string]any      `json:"details"`
+}
+
+// parseFreeform reads a freeform reply. As in AgentV's schema, the score must be a number in
+// [0, 1]: 1.5, -0.2 or NaN is an unusable reply (asked again, then an error), never clamped
+// into a pass.
 func parseFreeform(text string) (*freeform, error) {
-	obj, err := extractObject(text)
+	obj, err := extractObject(repairBooleans(text))
 	if err != nil {
 		return nil, err
 	}
@@ -185,11 +209,14 @@ func parseFreeform(text string) (*freeform, error) {
 		return nil, errors.New(`reply has no "score"`)
 	}
 	var f freeform
+	if f.Score, err = floatValue(raw["score"]); err != nil {
+		return nil, fmt.Errorf("score: %w", err)
+	}
+	if f.Score < 0 || f.Score > 1 {
+		return nil, fmt.Errorf("score %v is outside 0.0–1.0", f.Score)
+	}
 	if err := json.Unmarshal([]byte(obj), &f); err != nil {
 		return nil, fmt.Errorf("reply does not match the schema: %w", err)
-	}
-	if math.IsNaN(f.Score) {
-		return nil, errors.New("score is not a number")
 	}
 	return &f, nil
 }

@@ -2,7 +2,6 @@ package judge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -58,7 +57,7 @@ func (s *session) rubric(ctx context.Context, th result.Thresholds) *result.Grad
 	r.Reasoning = overall
 	for _, c := range r.Criteria {
 		c.Agreement = agreement[c.ID]
-		r.Assertions = append(r.Assertions, assertion(c))
+		r.Assertions = append(r.Assertions, assertion(mode, c))
 	}
 	return r
 }
@@ -83,7 +82,7 @@ func (s *session) ask(ctx context.Context, mode suite.Mode, want []string, sampl
 		return true
 	}
 	absorb := func(text string) error {
-		checks, ov, err := parseChecks(text, mode, want)
+		checks, ov, err := parseChecks(text, mode, want, s.bounds())
 		if err != nil {
 			return err
 		}
@@ -204,14 +203,20 @@ func combine(mode suite.Mode, good []rubric.Check, width float64) (rubric.Check,
 	return m, a
 }
 
-// assertion renders a criterion as AgentV's assertion text.
-func assertion(c *result.CriterionResult) result.Assertion {
+// assertion renders a criterion as AgentV's assertion: "[id] outcome" for a checklist,
+// "[id] outcome - Score: 7/10 (band)" in range mode (the id stands in for a missing outcome).
+func assertion(mode suite.Mode, c *result.CriterionResult) result.Assertion {
 	text := fmt.Sprintf("[%s] %s", c.ID, c.Outcome)
-	if c.Raw != nil && c.Satisfied == nil {
-		text += fmt.Sprintf(" - Score: %d", *c.Raw)
-		if c.Band != "" {
-			text += fmt.Sprintf(" (%s)", c.Band)
+	if c.Raw != nil && mode != suite.ModeChecklist {
+		label := c.Outcome
+		if label == "" {
+			label = c.ID
 		}
+		scale := ""
+		if mode == suite.ModeRange {
+			scale = "/10"
+		}
+		text = fmt.Sprintf("[%s] %s - Score: %d%s (%s)", c.ID, label, *c.Raw, scale, c.Band)
 	}
 	evidence := c.Reasoning
 	if c.Error != "" {
@@ -220,10 +225,10 @@ func assertion(c *result.CriterionResult) result.Assertion {
 	return result.Assertion{Text: text, Passed: c.Verdict == result.Pass, Evidence: evidence}
 }
 
-func rawJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil || v == nil {
-		return nil
+// bounds is the score range the grader's criteria must be scored in.
+func (s *session) bounds() bounds {
+	if s.g.Likert != nil {
+		return bounds{s.g.Likert.Min, s.g.Likert.Max}
 	}
-	return b
+	return bounds{0, 10}
 }

@@ -127,7 +127,8 @@ const (
 type TestResult struct {
 	Suite string `json:"suite"`
 	ID    string `json:"id"`
-	// Score is Σ wᵢ·sᵢ / Σ wᵢ over the graders, reported unchanged by gating.
+	// Score is Σ wᵢ·sᵢ / Σ wᵢ over the graders; 0 when a required grader missed its minimum
+	// (AgentV's rule); a failed required criterion leaves it unchanged.
 	Score   float64 `json:"score"`
 	Verdict Verdict `json:"verdict"`
 	// Threshold is the pass threshold this test was judged against.
@@ -152,6 +153,8 @@ type TestResult struct {
 	Usage Usage `json:"usage"`
 	// Workspace is the kept workspace path, when one was kept.
 	Workspace string `json:"workspace,omitempty"`
+	// Err is the error behind Error, for code that acts on its kind; never serialised.
+	Err error `json:"-"`
 }
 
 // GraderResult is the outcome of one grader on one test.
@@ -181,6 +184,8 @@ type GraderResult struct {
 	Line       int    `json:"line,omitempty"`
 	// Members are a composite grader's member results.
 	Members []*GraderResult `json:"members,omitempty"`
+	// Err is the error behind Error, for code that acts on its kind; never serialised.
+	Err error `json:"-"`
 }
 
 // CriterionResult is the judge's finding on one rubric criterion.

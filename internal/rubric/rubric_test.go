@@ -257,7 +257,14 @@ func TestTest(t *testing.T) {
 		{"weight 0 grader is informational", &result.TestResult{Graders: []*result.GraderResult{grader("a", 1, 1, result.Pass), grader("b", 0, 0, result.Fail)}}, 1, result.Pass, 0},
 		{"skipped grader excluded", &result.TestResult{Graders: []*result.GraderResult{grader("a", 0.9, 1, result.Pass), grader("b", 0, 1, result.Skip)}}, 0.9, result.Pass, 0},
 		{"gated criterion fails the test, score unchanged", &result.TestResult{Graders: []*result.GraderResult{{Name: "r", Score: 0.9, Weight: 1, Verdict: result.Fail, Gated: true, Criteria: []*result.CriterionResult{gatedCrit}}}}, 0.9, result.Fail, 1},
-		{"required grader below threshold gates", &result.TestResult{Graders: []*result.GraderResult{{Name: "r", Score: 0.7, Weight: 1, Verdict: result.Borderline, Required: true}, grader("c", 1, 3, result.Pass)}}, 0.925, result.Fail, 1},
+		// A required grader below its minimum makes the test score 0, as in AgentV 4.42
+		// (orchestrator.ts: "if any evaluator with `required` flag fails its threshold,
+		// aggregate becomes 0").
+		{"required grader below threshold zeroes the score", &result.TestResult{Graders: []*result.GraderResult{{Name: "r", Score: 0.7, Weight: 1, Verdict: result.Borderline, Required: true}, grader("c", 1, 3, result.Pass)}}, 0, result.Fail, 1},
+		// AgentV's empirical case (agentv.md §3.6): contains = 1 and rubrics (required,
+		// min_score 0.9) = 0.8 give the test score 0.
+		{"AgentV: contains 1 + required rubrics 0.8 < 0.9", &result.TestResult{Graders: []*result.GraderResult{grader("contains", 1, 1, result.Pass), {Name: "rubrics", Score: 0.8, Weight: 1, Verdict: result.Pass, Required: true, MinScore: f(0.9)}}}, 0, result.Fail, 1},
+		{"numeric required is the minimum", &result.TestResult{Graders: []*result.GraderResult{grader("a", 1, 1, result.Pass), {Name: "r", Score: 0.5, Weight: 1, Verdict: result.Fail, Required: true, MinScore: f(0.5)}}}, 0.75, result.Borderline, 0},
 		{"required grader with min_score", &result.TestResult{Graders: []*result.GraderResult{{Name: "r", Score: 0.7, Weight: 1, Verdict: result.Borderline, Required: true, MinScore: f(0.6)}}}, 0.7, result.Borderline, 0},
 		{"grader error makes the test an error, never a pass", &result.TestResult{Graders: []*result.GraderResult{grader("a", 1, 5, result.Pass), {Name: "j", Weight: 1, Verdict: result.Error, Error: "judge 500"}}}, 5.0 / 6, result.Error, 0},
 		{"target error", &result.TestResult{Error: "agent crashed"}, 0, result.Error, 0},

@@ -8,10 +8,12 @@ import (
 
 // Test sets tr.Score, tr.Verdict, tr.Threshold and tr.Gates from tr.Graders.
 //
-// score = Σ wᵢ·sᵢ / Σ wᵢ over graders that ran (skip excluded; weight 0 is informational).
-// The verdict is error when the target or any grader could not produce a result, fail when a
-// required criterion or grader failed its gate, else by thresholds. Gating never changes the
-// score, so scores stay comparable with AgentV's.
+// score = Σ wᵢ·sᵢ / Σ wᵢ over graders that ran (skip excluded; weight 0 is informational),
+// and 0 when a required grader scored below its minimum (min_score, a numeric required, else
+// the pass threshold), as AgentV 4.42's orchestrator computes it. The verdict is error when
+// the target or any grader could not produce a result, fail when a required criterion or
+// grader failed its gate, else by thresholds. A failed required criterion fails the test
+// without changing its score: AgentV only fails that grader, and keeps the weighted score.
 func Test(tr *result.TestResult, th result.Thresholds) {
 	tr.Threshold = th.Pass
 	tr.Gates = nil
@@ -24,6 +26,7 @@ func Test(tr *result.TestResult, th result.Thresholds) {
 	}
 	var scores, weights []float64
 	var errs []string
+	requiredFailed := false
 	for _, g := range tr.Graders {
 		if g.Verdict == result.Skip {
 			continue
@@ -45,12 +48,15 @@ func Test(tr *result.TestResult, th result.Thresholds) {
 				min = *g.MinScore
 			}
 			if g.Score < min {
-				g.Gated = true
+				g.Gated, requiredFailed = true, true
 				tr.Gates = append(tr.Gates, fmt.Sprintf("required grader %s scored %.2f < %.2f", g.Name, g.Score, min))
 			}
 		}
 	}
 	tr.Score = weighted(scores, weights)
+	if requiredFailed {
+		tr.Score = 0
+	}
 	switch {
 	case len(errs) > 0:
 		tr.Verdict = result.Error

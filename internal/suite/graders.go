@@ -32,7 +32,10 @@ var commonGraderKeys = []string{"type", "name", "metric", "weight", "required", 
 	"model", "threshold", "budget", "mode", "expected", "minimums", "args_match", "fields", "aggregation", "skill",
 	"should_trigger", "max_total", "max_input", "max_output", "max_tool_calls", "max_llm_calls", "max_tokens",
 	"max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "weights", "include",
-	"preprocessors", "provider", "transform", "annotation_type", "label", "notes"}
+	"preprocessors", "provider", "transform", "annotation_type", "label", "notes",
+	// AgentV's camelCase aliases of the agent graders' keys; package grader maps them.
+	"maxToolCalls", "maxLlmCalls", "maxTokens", "maxCostUsd", "maxDurationMs", "targetExplorationRatio",
+	"explorationTolerance", "maxTotal", "maxInput", "maxOutput", "argsMatch"}
 
 // ownKeys are the fields of the grader types that, as in AgentV, take every other key as
 // config ("extra keys → config"): such a key is a setting for the script or the prompt, not a
@@ -335,12 +338,15 @@ func (r *reader) graderSpecific(n *yaml.Node, f map[string]*yaml.Node, g *Grader
 	case "tool-trajectory", "field-accuracy", "latency", "cost", "token-usage", "execution-metrics", "skill-trigger":
 		g.Params = r.params(f, "mode", "expected", "minimums", "args_match", "fields", "aggregation", "threshold",
 			"budget", "max_total", "max_input", "max_output", "max_tool_calls", "max_llm_calls", "max_tokens",
-			"max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "skill", "should_trigger")
+			"max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "skill", "should_trigger",
+			"maxToolCalls", "maxLlmCalls", "maxTokens", "maxCostUsd", "maxDurationMs", "targetExplorationRatio",
+			"explorationTolerance", "maxTotal", "maxInput", "maxOutput", "argsMatch")
 		if m := f["minimums"]; m != nil && m.Kind == yaml.MappingNode {
 			// The decoded map forgets the YAML order; the grader reports the checks in it.
 			g.Params["minimums_order"] = mappingKeys(m)
 		}
-		if g.Type == "token-usage" && g.Params["max_total"] == nil && g.Params["max_input"] == nil && g.Params["max_output"] == nil {
+		if g.Type == "token-usage" && g.Params["max_total"] == nil && g.Params["max_input"] == nil && g.Params["max_output"] == nil &&
+			g.Params["maxTotal"] == nil && g.Params["maxInput"] == nil && g.Params["maxOutput"] == nil {
 			r.errorf(keyNode(f["type"], "type"), "token-usage needs max_total, max_input or max_output")
 		}
 	case "composite":

@@ -40,59 +40,63 @@ type Endpoint struct {
 // Resolve reads an LLM target's settings. Environment defaults follow the vendors' SDKs:
 // OPENAI_API_KEY and OPENAI_BASE_URL; AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY,
 // AZURE_OPENAI_API_VERSION and AZURE_OPENAI_DEPLOYMENT (or AZURE_DEPLOYMENT_NAME, AgentV's);
-// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL.
+// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL. A default applies only to a setting the entry
+// does not write: one written but empty (api_key: ${{ MY_KEY }} with MY_KEY unset) is an
+// error, since falling back would send another key, or send the key to another host.
 func Resolve(cfg *suite.TargetConfig, getenv func(string) string) (*Endpoint, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
 	s := &settings{m: cfg.Settings}
-	env := func(v string, keys ...string) string {
-		for _, k := range keys {
-			if v != "" {
-				return v
-			}
-			v = strings.TrimSpace(getenv(k))
-		}
-		return v
-	}
-	ep := &Endpoint{Provider: cfg.Provider, Model: s.str("model", "deployment"), APIKey: s.str("api_key"),
-		BaseURL: s.str("base_url", "endpoint"), Format: s.str("api_format"), Version: s.str("version", "api_version")}
+	var keyVar string
+	ep := &Endpoint{Provider: cfg.Provider, Format: s.str("api_format")}
 	switch cfg.Provider {
 	case "openai":
-		ep.APIKey = env(ep.APIKey, "OPENAI_API_KEY")
-		ep.BaseURL = env(ep.BaseURL, "OPENAI_BASE_URL")
-		if ep.BaseURL == "" {
+		keyVar = "OPENAI_API_KEY"
+		ep.Model = s.orEnv(getenv, []string{"model", "deployment"})
+		ep.APIKey = s.orEnv(getenv, []string{"api_key"}, keyVar)
+		ep.BaseURL = s.orEnv(getenv, []string{"base_url", "endpoint"}, "OPENAI_BASE_URL")
+		ep.Version = s.str("version", "api_version")
+		if ep.BaseURL == "" && !s.written("base_url", "endpoint") {
 			ep.BaseURL = "https://api.openai.com/v1"
 		}
 		if ep.Format == "" {
 			ep.Format = "chat"
 		}
 	case "azure":
-		ep.APIKey = env(ep.APIKey, "AZURE_OPENAI_API_KEY")
-		ep.BaseURL = env(ep.BaseURL, "AZURE_OPENAI_ENDPOINT")
-		ep.Model = env(ep.Model, "AZURE_OPENAI_DEPLOYMENT", "AZURE_DEPLOYMENT_NAME")
-		ep.Version = env(ep.Version, "AZURE_OPENAI_API_VERSION")
-		if ep.Version == "" {
+		keyVar = "AZURE_OPENAI_API_KEY"
+		ep.Model = s.orEnv(getenv, []string{"model", "deployment"}, "AZURE_OPENAI_DEPLOYMENT", "AZURE_DEPLOYMENT_NAME")
+		ep.APIKey = s.orEnv(getenv, []string{"api_key"}, keyVar)
+		ep.BaseURL = s.orEnv(getenv, []string{"base_url", "endpoint"}, "AZURE_OPENAI_ENDPOINT")
+		ep.Version = s.orEnv(getenv, []string{"version", "api_version"}, "AZURE_OPENAI_API_VERSION")
+		if ep.Version == "" && !s.written("version", "api_version") {
 			ep.Version = "v1"
 		}
 		if ep.Format == "" {
 			// AgentV talks to Azure through the Responses API.
 			ep.Format = "responses"
 		}
-		if ep.BaseURL == "" {
-			s.errs = append(s.errs, "endpoint is not set (or AZURE_OPENAI_ENDPOINT)")
+		if ep.BaseURL == "" && !s.written("base_url", "endpoint") {
+			s.errs = append(s.errs, "endpoint is not set: set endpoint: on the target, or the AZURE_OPENAI_ENDPOINT environment variable")
 		}
 	case "anthropic":
-		ep.APIKey = env(ep.APIKey, "ANTHROPIC_API_KEY")
-		ep.BaseURL = env(ep.BaseURL, "ANTHROPIC_BASE_URL")
+		keyVar = "ANTHROPIC_API_KEY"
+		ep.Model = s.orEnv(getenv, []string{"model", "deployment"})
+		ep.APIKey = s.orEnv(getenv, []string{"api_key"}, keyVar)
+		ep.BaseURL = s.orEnv(getenv, []string{"base_url", "endpoint"}, "ANTHROPIC_BASE_URL")
+		ep.Version = s.str("version", "api_version")
 	default:
 		return nil, fmt.Errorf("%s: target %s: provider %q is not a model vendor", cfg.Pos, cfg.Name, cfg.Provider)
 	}
-	if ep.Model == "" {
-		s.errs = append(s.errs, "model is not set")
+	if ep.Model == "" && !s.written("model", "deployment") {
+		if cfg.Provider == "azure" {
+			s.errs = append(s.errs, "model is not set: set model: (the deployment) on the target, or the AZURE_OPENAI_DEPLOYMENT environment variable")
+		} else {
+			s.errs = append(s.errs, "model is not set")
+		}
 	}
-	if ep.APIKey == "" {
-		s.errs = append(s.errs, "api_key is not set (nor its environment default)")
+	if ep.APIKey == "" && !s.written("api_key") {
+		s.errs = append(s.errs, fmt.Sprintf("api_key is not set: set the %s environment variable, or api_key: ${{ YOUR_VARIABLE }} on the target", keyVar))
 	}
 	if cfg.Provider != "anthropic" && ep.Format != "chat" && ep.Format != "responses" {
 		s.errs = append(s.errs, fmt.Sprintf("api_format %q: want chat or responses", ep.Format))

@@ -28,6 +28,41 @@ func (s *settings) str(keys ...string) string {
 	return ""
 }
 
+// written reports whether the entry writes one of keys, even as "".
+func (s *settings) written(keys ...string) bool {
+	for _, k := range keys {
+		if v, ok := s.m[k]; ok && v != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// orEnv reads a string setting under keys, else the first of vars set in the environment. A
+// key written but empty, such as an unset ${{ VAR }}, is an error naming the key instead of a
+// fallback to vars.
+func (s *settings) orEnv(getenv func(string) string, keys []string, vars ...string) string {
+	if v := s.str(keys...); v != "" {
+		return v
+	}
+	for _, k := range keys {
+		if s.written(k) {
+			msg := fmt.Sprintf("%s is empty: is the variable its ${{ }} names set?", k)
+			if len(vars) > 0 {
+				msg += fmt.Sprintf(" (a written %s never falls back to %s)", k, strings.Join(vars, " or "))
+			}
+			s.errs = append(s.errs, msg)
+			return ""
+		}
+	}
+	for _, v := range vars {
+		if e := strings.TrimSpace(getenv(v)); e != "" {
+			return e
+		}
+	}
+	return ""
+}
+
 func (s *settings) num(key string) (float64, bool) {
 	switch v := s.m[key].(type) {
 	case int:

@@ -1,7 +1,9 @@
 // Package retry makes an llm.Client survive a flaky vendor: it asks again on network errors
 // and on retryable statuses (408, 409, 429, 5xx by default) with exponential backoff and
 // jitter, honours the server's Retry-After, and never retries a request the server rejected
-// as wrong (400, 401, 403, 404, 422). Every attempt passes the provider's shared limiter.
+// as wrong (400, 401, 403, 404, 422). An endpoint that refuses connections or does not resolve
+// is asked once more, then reported as an llm.UnreachableError. Every attempt passes the
+// provider's shared limiter.
 package retry
 
 import (
@@ -40,6 +42,14 @@ var DefaultPolicy = Policy{
 	MaxRetryAfter: 5 * time.Minute,
 }
 
+// unreachableAttempts and unreachableWait bound what an endpoint that refuses connections
+// (or whose name does not resolve) costs: one quick second try covers a server that is just
+// starting, and nothing longer helps.
+const (
+	unreachableAttempts = 2
+	unreachableWait     = 250 * time.Millisecond
+)
+
 // neverRetry are statuses that mean the request itself is wrong; asking again only costs.
 var neverRetry = []int{400, 401, 403, 404, 422}
 
@@ -70,6 +80,15 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 		last = err
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if host, reason, ok := llm.Unreachable(err); ok {
+			if attempt >= min(attempts, unreachableAttempts) {
+				return nil, &llm.UnreachableError{Provider: c.Provider, Model: c.Model, Host: host, Reason: reason, Attempts: attempt, Err: err}
+			}
+			if err := c.sleep(ctx, unreachableWait); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		wait, ok := c.retryable(err, attempt)
 		if !ok || attempt == attempts {
