@@ -59,7 +59,7 @@ func validateCmd(ctx context.Context, e env, sel *selection, paths []string) err
 		getenv: e.getenv, llm: opts, log: e.stderr})
 	diags := w.check(suites)
 	for _, d := range diags {
-		fmt.Fprintln(e.stdout, d.String())
+		fmt.Fprintln(e.stdout, diagLine(d))
 	}
 	errs := l.errors + len(diags)
 	fmt.Fprintf(e.stdout, "%d files, %d errors, %d warnings\n", len(l.files), errs, l.warnings)
