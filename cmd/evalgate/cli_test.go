@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -246,5 +248,26 @@ func TestNothingFoundSaysWhy(t *testing.T) {
 	}
 	if code, _, stderr := invoke(t, "run", "--root", dir, filepath.Join(dir, "missing")); code != 2 || !strings.Contains(stderr, "missing: no such file or directory") {
 		t.Errorf("a missing path: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestTableFitsColumns checks that run sizes its table from COLUMNS when stdout is not a
+// terminal, and keeps progress off stdout.
+func TestTableFitsColumns(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "testdata", "quickstart")
+	for _, width := range []int{80, 120} {
+		code, stdout, stderr := invokeEnv(t, map[string]string{"COLUMNS": fmt.Sprint(width), "HOME": t.TempDir()}, "run", "--root", dir, dir)
+		if code != 1 {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		for i, line := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+			if n := utf8.RuneCountInString(line); n > width {
+				t.Errorf("COLUMNS=%d: line %d is %d wide: %q", width, i+1, n, line)
+			}
+		}
+		if strings.Contains(stdout, "evalgate: running") || !strings.Contains(stderr, "evalgate: running") {
+			t.Errorf("the start line belongs on stderr only")
+		}
 	}
 }

@@ -32,6 +32,9 @@ func (w *wiring) cfgErr(cfg *suite.TargetConfig, err error) error {
 	return &configError{pos: w.posOf(cfg), msg: strings.TrimPrefix(err.Error(), cfg.Pos.String()+": ")}
 }
 
+// defaultTarget is the ref.what of the target a suite falls back to when nothing names one.
+const defaultTarget = "the default target"
+
 // ref is a target name and where it was written: the flag, the eval file or targets.yaml.
 type ref struct {
 	name string
@@ -50,7 +53,7 @@ func (w *wiring) targetRef(s *suite.Suite, t *suite.Test) ref {
 	case s.Target != "" && s.Target != "default":
 		return ref{name: s.Target, what: "execution.target", pos: suite.Pos{File: s.Path}}
 	}
-	return ref{name: "default", what: "the default target (no execution.target, no --target)", pos: suite.Pos{File: s.Path}}
+	return ref{name: "default", what: defaultTarget, pos: suite.Pos{File: s.Path}}
 }
 
 // judgeRef applies the precedence --judge > the grader's target > the target's grader_target
@@ -85,15 +88,16 @@ func (w *wiring) resolve(s *suite.Suite, r ref) (*suite.TargetConfig, error) {
 	if cfg, ok := f.Lookup(r.name); ok {
 		return cfg, nil
 	}
+	if r.what == defaultTarget {
+		return nil, &configError{pos: r.pos, msg: fmt.Sprintf("no target is named and %s has none called \"default\": set execution.target, or pass --target (defined: %s)",
+			rel(w.root, f.Path), strings.Join(targetNames(f), ", "))}
+	}
 	return nil, &configError{pos: r.pos, msg: fmt.Sprintf("%s %q is not defined in %s%s", r.what, r.name, rel(w.root, f.Path), hint(r.name, f))}
 }
 
 // hint suggests the defined name closest to a mistyped one, else lists them.
 func hint(name string, f *suite.TargetsFile) string {
-	var names []string
-	for _, t := range f.Targets {
-		names = append(names, t.Name)
-	}
+	names := targetNames(f)
 	if s := closest(name, names); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
@@ -101,6 +105,14 @@ func hint(name string, f *suite.TargetsFile) string {
 		return " (it defines no targets)"
 	}
 	return " (defined: " + strings.Join(names, ", ") + ")"
+}
+
+func targetNames(f *suite.TargetsFile) []string {
+	var names []string
+	for _, t := range f.Targets {
+		names = append(names, t.Name)
+	}
+	return names
 }
 
 // posOf is where a target is defined, relative to the repository root. TargetConfig.Pos names

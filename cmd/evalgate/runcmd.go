@@ -80,8 +80,8 @@ func (o *runOptions) check() error {
 	switch {
 	case o.workers < 1:
 		return usageErr("--workers must be at least 1")
-	case o.timeout <= 0:
-		return usageErr("--timeout must be positive")
+	case o.timeout < 0:
+		return usageErr("--timeout must not be negative")
 	case o.threshold < 0 || o.threshold > 1:
 		return usageErr("--threshold must be between 0 and 1")
 	case o.borderline < 0 || o.borderline > 1:
@@ -101,7 +101,7 @@ func (o *runOptions) check() error {
 }
 
 func runCmd(ctx context.Context, e env, o *runOptions) error {
-	root, err := o.sel.resolveRoot(ctx, o.paths)
+	root, err := absRoot(ctx, o.sel.root, o.paths)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"path"
 	"slices"
@@ -39,10 +38,6 @@ func (s *selection) check() error {
 		}
 	}
 	return nil
-}
-
-func (s *selection) resolveRoot(ctx context.Context, paths []string) (string, error) {
-	return absRoot(ctx, s.root, paths)
 }
 
 func (s *selection) filtered() bool {

@@ -38,7 +38,7 @@ fail at run time for a configuration reason.`,
 
 // validateCmd loads eval files and checks their configuration; exit 2 on any error.
 func validateCmd(ctx context.Context, e env, sel *selection, paths []string) error {
-	root, err := sel.resolveRoot(ctx, paths)
+	root, err := absRoot(ctx, sel.root, paths)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func validateCmd(ctx context.Context, e env, sel *selection, paths []string) err
 		return err
 	}
 	w := newWiring(wireConfig{root: root, targets: sel.targets, target: sel.target, judge: sel.judge,
-		getenv: e.getenv, llm: opts, log: e.stderr})
+		getenv: e.getenv, llm: opts, log: e.stdout})
 	diags := w.check(suites)
 	for _, d := range diags {
 		fmt.Fprintln(e.stdout, diagLine(d))
