@@ -1,11 +1,9 @@
 package reports
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -18,16 +16,17 @@ type TableOptions struct {
 	FailOn FailOn
 	// Baseline, when set, adds a DELTA column and a comparison line.
 	Baseline *Comparison
-	// ReasonBytes bounds the one-line reason of each failed row (default 100).
+	// ReasonBytes bounds the reason of each failed row (default 240); a longer reason keeps
+	// its start and its end, where an error's cause is.
 	ReasonBytes int
+	// Width is the terminal width the table must fit (0 = no limit): the SUITE, TEST and
+	// CRITERION columns shrink, and reasons wrap, onto their own lines when the row leaves
+	// them too little room. The whole reason is always in results.json and the reports.
+	Width int
 }
 
-// ANSI colours. Every code is "\x1b[3Xm" (5 bytes) and the reset "\x1b[0m" (4 bytes), so
-// coloured cells all grow by the same 9 bytes and tabwriter's columns stay aligned.
-const (
-	ansiReset   = "\x1b[0m"
-	ansiDefault = "\x1b[39m"
-)
+// ANSI colours, added after padding so they never shift a column.
+const ansiReset = "\x1b[0m"
 
 func ansi(v result.Verdict) string {
 	switch v {
@@ -61,12 +60,11 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // Table writes the per-suite table of tests × criteria with aligned columns (suite, test,
 // grader › criterion, weight, required, score, verdict, reason), failed and gated rows first,
 // then a footer with counts, mean score, tokens, cost and the gate. Failed, gated, errored and
-// borderline rows carry a one-line reason: the error, the gate or the judge's reasoning. Every
-// piece of model or eval-file text is sanitized: no escape sequence or control character from
-// an agent reaches the terminal.
+// borderline rows carry a reason: the error, the gate or the judge's reasoning. Every piece of
+// model or eval-file text is sanitized: no escape sequence or control character from an agent
+// reaches the terminal.
 func Table(w io.Writer, run *result.Run, opts TableOptions) error {
 	v := newView(run, opts.Baseline)
-	reasonBytes := orLimit(opts.ReasonBytes, 100)
 	color := func(v result.Verdict, s string) string {
 		if !opts.Color {
 			return s
@@ -74,25 +72,39 @@ func Table(w io.Writer, run *result.Run, opts TableOptions) error {
 		return ansi(v) + s + ansiReset
 	}
 	ew := &errWriter{w: w}
-	var buf bytes.Buffer
-	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+	lay := layTable(tableRows(v), orLimit(opts.ReasonBytes, 240), opts.Width)
+	for _, l := range lay.lines(color) {
+		_, _ = io.WriteString(ew, l+"\n") // ew keeps the first error
+	}
+	writeTableFooter(ew, v, opts, color)
+	return ew.err
+}
+
+// tableRow is one row's cells, plain text, REASON last; verdict colours the VERDICT cell.
+type tableRow struct {
+	cells   []string
+	verdict result.Verdict
+	header  bool
+}
+
+// tableRows builds the header and one row per suite error, test and grader or criterion.
+func tableRows(v *view) []tableRow {
 	cols := []string{"SUITE", "TEST", "CRITERION", "WEIGHT", "REQ", "SCORE", "VERDICT", "REASON"}
 	if v.cmp != nil {
 		cols = []string{"SUITE", "TEST", "CRITERION", "WEIGHT", "REQ", "SCORE", "DELTA", "VERDICT", "REASON"}
 	}
-	if opts.Color {
-		cols[len(cols)-2] = ansiDefault + cols[len(cols)-2] + ansiReset
+	rows := []tableRow{{cells: cols, header: true}}
+	add := func(verdict result.Verdict, cells ...string) {
+		rows = append(rows, tableRow{cells: cells, verdict: verdict})
 	}
-	line := func(cells ...string) { fmt.Fprintln(tw, strings.Join(cells, "\t")) }
-	line(cols...)
 	for _, sv := range v.suites {
 		name := termText(orDefault(sv.s.Name, "(unnamed suite)"), 40)
 		if sv.s.Error != "" {
-			cells := []string{name, "", "(suite)", "", "", "-", color(result.Error, "error"), termText(sv.s.Error, reasonBytes)}
+			cells := []string{name, "", "(suite)", "", "", "-", "error", oneLine(sv.s.Error)}
 			if v.cmp != nil {
 				cells = append(cells[:6], append([]string{""}, cells[6:]...)...)
 			}
-			line(cells...)
+			add(result.Error, cells...)
 		}
 		for _, tv := range sv.tests {
 			t := tv.t
@@ -104,8 +116,7 @@ func Table(w io.Writer, run *result.Run, opts TableOptions) error {
 			if v.cmp != nil {
 				cells = append(cells, termDelta(tv.delta.plainChange()))
 			}
-			cells = append(cells, color(t.Verdict, verdictPlain(t.Verdict, tv.gated())), termText(tv.note(), reasonBytes))
-			line(cells...)
+			add(t.Verdict, append(cells, verdictPlain(t.Verdict, tv.gated()), oneLine(tv.note()))...)
 			for i := range tv.rows {
 				r := &tv.rows[i]
 				sc := "-"
@@ -125,22 +136,11 @@ func Table(w io.Writer, run *result.Run, opts TableOptions) error {
 					}
 					cells = append(cells, termDelta(cd.plainChange()))
 				}
-				cells = append(cells, color(r.verdict, verdictPlain(r.verdict, r.gated)), termText(rowReason(r), reasonBytes))
-				line(cells...)
+				add(r.verdict, append(cells, verdictPlain(r.verdict, r.gated), oneLine(rowReason(r)))...)
 			}
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	// tabwriter pads the cell before an empty last column; trailing blanks only annoy diffs.
-	for _, l := range strings.SplitAfter(buf.String(), "\n") {
-		if l != "" {
-			_, _ = io.WriteString(ew, strings.TrimRight(l, " \n")+"\n") // ew keeps the first error
-		}
-	}
-	writeTableFooter(ew, v, opts, color)
-	return ew.err
+	return rows
 }
 
 // rowReason is why a row did not pass: its error or gate, then the judge's reasoning.
@@ -210,12 +210,17 @@ func termDelta(ch Change, d *float64, ok bool) string {
 
 func writeTableFooter(w io.Writer, v *view, opts TableOptions, color func(result.Verdict, string) string) {
 	t := v.tally
-	parts := []string{fmt.Sprintf("\n%s: %d passed, %d borderline, %d failed, %d errored, %d skipped",
+	fmt.Fprintln(w)
+	parts := []string{fmt.Sprintf("%s: %d passed, %d borderline, %d failed, %d errored, %d skipped",
 		plural(t.Total, "test", "tests"), t.Passed, t.Borderline, t.Failed, t.Errors, t.Skipped)}
 	if t.SuiteErrors > 0 {
 		parts = append(parts, plural(t.SuiteErrors, "suite", "suites")+" not run")
 	}
-	parts = append(parts, "mean score "+score(t.mean()))
+	if t.Scored == 0 {
+		parts = append(parts, "no test was graded")
+	} else {
+		parts = append(parts, "mean score "+score(t.mean()))
+	}
 	if tok := t.Usage.InputTokens + t.Usage.OutputTokens; tok > 0 {
 		s := fmt.Sprintf("%s tokens (%s in, %s out", thousands(tok), thousands(t.Usage.InputTokens), thousands(t.Usage.OutputTokens))
 		if j := t.Usage.Judge; j != nil && j.InputTokens+j.OutputTokens > 0 {
@@ -239,7 +244,9 @@ func writeTableFooter(w io.Writer, v *view, opts TableOptions, color func(result
 	if t.DurationMS > 0 {
 		parts = append(parts, duration(t.DurationMS))
 	}
-	fmt.Fprintln(w, strings.Join(parts, " · "))
+	for _, l := range fitParts(parts, " · ", opts.Width) {
+		fmt.Fprintln(w, l)
+	}
 	if c := v.cmp; c != nil {
 		base := "base"
 		if c.BaseSHA != "" {

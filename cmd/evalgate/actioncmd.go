@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"net/http"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/sethvargo/go-githubactions"
+	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/action"
 	"github.com/evalgate/evalgate/internal/engine"
@@ -22,20 +21,41 @@ import (
 // secretVars are masked in the job log before anything else is printed.
 var secretVars = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY"}
 
-// actionCmd is the GitHub Action entry point (the container's default command).
-func actionCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("action", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	dryRun := fs.Bool("dry-run", false, "print the comment and check-run payload instead of calling GitHub")
-	eventPath := fs.String("event", "", "event payload file (default $GITHUB_EVENT_PATH)")
-	eventName := fs.String("event-name", "", "event name (default $GITHUB_EVENT_NAME, or workflow_dispatch with --dry-run)")
-	repoDir := fs.String("repo", "", "repository directory (default $GITHUB_WORKSPACE, or the current directory)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return &exitError{code: exitUsage}
+// actionOptions are the flags of `evalgate action`; the inputs come from INPUT_* variables.
+type actionOptions struct {
+	dryRun                        bool
+	eventPath, eventName, repoDir string
+}
+
+func newActionCmd(e env, st *cliState) *cobra.Command {
+	o := &actionOptions{}
+	cmd := &cobra.Command{
+		Use:   "action [flags]",
+		Short: "The GitHub Action entry point (the container's default command)",
+		Long: `Run as the GitHub Action: read the event, pick the suites the pull request touches (or a
+rerun command asks for), run them, and post the sticky comment and the check run. Inputs come
+from the INPUT_* variables Actions sets (see action.yml).
+
+With --dry-run no token is needed: the event is read from --event and --event-name (default a
+plain workflow_dispatch), and the comment and check-run payload are printed instead of posted.`,
+		Example: `  evalgate action --dry-run --repo testdata/quickstart
+  evalgate action --dry-run --event event.json --event-name pull_request --repo .`,
+		Args: noArgs,
+		RunE: runE(st, func(cmd *cobra.Command, _ []string) error { return actionCmd(cmd.Context(), e, o) }),
 	}
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.BoolVar(&o.dryRun, "dry-run", false, "print the comment and check-run payload instead of calling GitHub")
+	fs.StringVar(&o.eventPath, "event", "", "event payload file (default $GITHUB_EVENT_PATH)")
+	fs.StringVar(&o.eventName, "event-name", "", "event name (default $GITHUB_EVENT_NAME, or workflow_dispatch with --dry-run)")
+	fs.StringVar(&o.repoDir, "repo", "", "repository directory (default $GITHUB_WORKSPACE, or the current directory)")
+	return cmd
+}
+
+// actionCmd is the GitHub Action entry point (the container's default command).
+func actionCmd(ctx context.Context, e env, o *actionOptions) error {
+	// The body reads the flags through pointers, as it did when package flag parsed them.
+	dryRun, eventPath, eventName, repoDir := &o.dryRun, &o.eventPath, &o.eventName, &o.repoDir
 	getenv := func(k string) string {
 		switch {
 		case k == "GITHUB_EVENT_PATH" && *eventPath != "":
@@ -99,7 +119,7 @@ func actionCmd(ctx context.Context, e env, args []string) error {
 		return l.suites, l.loadErrors, nil
 	}
 	lf := llmFlags{cacheDir: in.CacheDir, budgetUSD: in.BudgetUSD, judgeSamples: in.JudgeSamples}
-	llmOpts, err := lf.options(root, e)
+	llmOpts, err := lf.options(ctx, root, e)
 	if err != nil {
 		return err
 	}
@@ -107,6 +127,11 @@ func actionCmd(ctx context.Context, e env, args []string) error {
 		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr})
 	d.Execute = func(ctx context.Context, _ action.Trust, suites []*suite.Suite, loadErrs []*result.SuiteResult) (*result.Run, error) {
 		defer w.closeWorkspaces(context.WithoutCancel(ctx))
+		plan, err := w.preflight(suites)
+		if err != nil {
+			return nil, err
+		}
+		printStart(e.stderr, suites, in.Workers, plan)
 		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
 	}

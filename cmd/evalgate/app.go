@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/github"
 )
@@ -49,45 +50,38 @@ type env struct {
 	github github.Options
 }
 
-const usage = `usage: evalgate <command> [flags] [PATH...]
-
-commands:
-  run [PATH...]        run eval suites and print the per-criterion table
-  validate [PATH...]   check eval files; report problems as path:line:col
-  action [--dry-run]   the GitHub Action entry point
-  version              print the version
-
-Run "evalgate <command> -h" for the command's flags.
-`
-
 // run is the whole program as a function of its inputs; it returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	return runEnv(ctx, args, env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv})
 }
 
 func runEnv(ctx context.Context, args []string, e env) int {
-	stdout, stderr := e.stdout, e.stderr
+	root, st := newRootCmd(e)
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		// A bare "evalgate" is a mistake in a script, not a request for help: usage on
+		// stderr, exit 2. cobra adds its help and completion commands only when executing.
+		root.InitDefaultHelpCmd()
+		root.InitDefaultCompletionCmd()
+		root.InitDefaultHelpFlag()
+		root.InitDefaultVersionFlag()
+		fmt.Fprint(e.stderr, root.UsageString())
 		return exitUsage
 	}
-	var err error
-	switch args[0] {
-	case "run":
-		err = runCmd(ctx, e, args[1:])
-	case "validate":
-		err = validateCmd(e, args[1:])
-	case "action":
-		err = actionCmd(ctx, e, args[1:])
-	case "version":
-		fmt.Fprintln(stdout, "evalgate", version)
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
-	default:
-		fmt.Fprintf(stderr, "evalgate: unknown command %q\n\n%s", args[0], usage)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil && !st.ran {
+		// cobra failed before any command ran: an unknown command, flag or argument.
+		if cmd == root && strings.HasPrefix(err.Error(), "unknown command") {
+			err = unknownCommand(root, args)
+		}
+		fmt.Fprintf(e.stderr, "evalgate: %v\n", err)
+		if cmd != root {
+			fmt.Fprintf(e.stderr, "Usage: %s\n", cmd.UseLine())
+		}
+		fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 		return exitUsage
 	}
-	return exitCode(ctx, err, stderr)
+	return exitCode(ctx, err, e.stderr)
 }
 
 // version is set at build time with -ldflags "-X main.version=…".

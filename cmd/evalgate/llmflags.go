@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sync"
+
+	"github.com/spf13/pflag"
 
 	"github.com/evalgate/evalgate/internal/cache"
 	"github.com/evalgate/evalgate/internal/llm/price"
@@ -25,8 +27,8 @@ type llmFlags struct {
 	judgeSamples int
 }
 
-func (f *llmFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.cacheDir, "cache-dir", cache.DefaultDir, "cache of judge and temperature-0 target replies (relative to --root)")
+func (f *llmFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "cache of judge and temperature-0 target replies, outside the repository (default $XDG_CACHE_HOME/evalgate, else ~/.cache/evalgate)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write the reply cache")
 	fs.StringVar(&f.prices, "prices", "", "YAML price table overriding the built-in one (default: "+defaultPrices+" when present)")
 	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting tests once the run has spent this many US dollars (0 = no limit)")
@@ -43,8 +45,9 @@ func (f *llmFlags) check() error {
 	return nil
 }
 
-// options opens the cache and reads the prices for a run rooted at root.
-func (f *llmFlags) options(root string, e env) (provider.Options, error) {
+// options opens the cache and reads the prices for a run rooted at root. A relative cache
+// directory is relative to root (the action's workspace; run makes --cache-dir absolute).
+func (f *llmFlags) options(ctx context.Context, root string, e env) (provider.Options, error) {
 	opts := provider.Options{Limiters: provider.NewLimiters(), Prices: price.Builtin(), Warn: warner(e), HTTPClient: provider.NewHTTPClient()}
 	path, explicit := f.prices, f.prices != ""
 	if !explicit {
@@ -60,15 +63,28 @@ func (f *llmFlags) options(root string, e env) (provider.Options, error) {
 	if f.noCache {
 		return opts, nil
 	}
-	dir := f.cacheDir
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	if opts.Cache, err = cache.Open(dir); err != nil {
-		// A cache that cannot be opened costs money, not correctness: say so and go on.
+	// A cache that cannot be used costs money, not correctness: say why and go on.
+	if opts.Cache, err = openCache(ctx, f.cacheDir, root, e.getenv); err != nil {
 		opts.Warn(fmt.Sprintf("reply cache disabled: %v", err))
 	}
 	return opts, nil
+}
+
+// openCache opens the reply cache at dir ("" = the user's cache directory), refusing one
+// whose entries the repository could have supplied.
+func openCache(ctx context.Context, dir, root string, getenv func(string) string) (*cache.Store, error) {
+	if dir == "" {
+		var err error
+		if dir, err = cache.DefaultDir(getenv); err != nil {
+			return nil, err
+		}
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	if err := cache.CheckDir(ctx, dir, root); err != nil {
+		return nil, err
+	}
+	return cache.Open(dir)
 }
 
 // warner prints each distinct warning once.

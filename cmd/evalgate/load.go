@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,11 +31,13 @@ func loadSuites(paths []string, root string, getenv func(string) string, w io.Wr
 		paths = []string{"."}
 	}
 	files, err := suite.Discover(paths, suite.DefaultPatterns)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, noEvalFiles(paths, suite.DefaultPatterns)
+	case err != nil:
 		return nil, usageErr("discover eval files: %w", err)
-	}
-	if len(files) == 0 {
-		return nil, usageErr("no eval files found in %s (looked for %s)", strings.Join(paths, ", "), strings.Join(suite.DefaultPatterns, ", "))
+	case len(files) == 0:
+		return nil, noEvalFiles(paths, suite.DefaultPatterns)
 	}
 	return loadFiles(files, root, getenv, w)
 }

@@ -2,41 +2,68 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"path/filepath"
+
+	"github.com/spf13/cobra"
 )
 
-// validateCmd loads eval files and reports every problem; exit 2 on any error.
-func validateCmd(e env, args []string) error {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	root := fs.String("root", "", "repository root (default: the git work tree of the first path)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return &exitError{code: exitUsage}
+func newValidateCmd(e env, st *cliState) *cobra.Command {
+	sel := &selection{}
+	cmd := &cobra.Command{
+		Use:   "validate [PATH...] [flags]",
+		Short: "Check eval files, targets and graders without calling any model",
+		Long: `Load the eval files found under each PATH (default: the current directory) and check
+what run would use: every file, the targets file of each suite, the target and judge of every
+test, and every grader's own settings. Every problem is printed on stdout as
+path:line:col: severity: message. Nothing is run and no model is called.
+
+Exits 0 when there is no error (warnings allowed), 2 otherwise. A file that validates does not
+fail at run time for a configuration reason.`,
+		Example: `  evalgate validate                       # every eval file under the current directory
+  evalgate validate evals/greeter.eval.yaml
+  evalgate validate evals/ --target gpt   # check the files against the target run would use`,
+		Args: cobra.ArbitraryArgs,
+		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
+			if err := sel.check(); err != nil {
+				return err
+			}
+			return validateCmd(cmd.Context(), e, sel, args)
+		}),
 	}
-	paths := fs.Args()
-	if *root == "" {
-		first := "."
-		if len(paths) > 0 {
-			first = paths[0]
-		}
-		*root = repoRoot(context.Background(), first)
-	}
-	abs, err := filepath.Abs(*root)
-	if err != nil {
-		return usageErr("--root: %w", err)
-	}
-	l, err := loadSuites(paths, abs, e.getenv, e.stdout)
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	sel.register(fs)
+	return cmd
+}
+
+// validateCmd loads eval files and checks their configuration; exit 2 on any error.
+func validateCmd(ctx context.Context, e env, sel *selection, paths []string) error {
+	root, err := absRoot(ctx, sel.root, paths)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%d files, %d errors, %d warnings\n", len(l.files), l.errors, l.warnings)
-	if l.errors > 0 {
+	l, err := loadSuites(paths, root, e.getenv, e.stdout)
+	if err != nil {
+		return err
+	}
+	suites, err := sel.apply(l.suites)
+	if err != nil {
+		return err
+	}
+	// The same wiring as run, without a cache: building a client calls nobody.
+	opts, err := (&llmFlags{noCache: true}).options(ctx, root, e)
+	if err != nil {
+		return err
+	}
+	w := newWiring(wireConfig{root: root, targets: sel.targets, target: sel.target, judge: sel.judge,
+		getenv: e.getenv, llm: opts, log: e.stdout})
+	diags := w.check(suites)
+	for _, d := range diags {
+		fmt.Fprintln(e.stdout, diagLine(d))
+	}
+	errs := l.errors + len(diags)
+	fmt.Fprintf(e.stdout, "%d files, %d errors, %d warnings\n", len(l.files), errs, l.warnings)
+	if errs > 0 {
 		return &exitError{code: exitUsage}
 	}
 	return nil

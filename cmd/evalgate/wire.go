@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -82,7 +83,9 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 		path = suite.FindTargets(s.Path, w.root)
 	}
 	if path == "" {
-		return nil, fmt.Errorf("no targets.yaml found above %s (add .agentv/targets.yaml or pass --targets)", s.Path)
+		return nil, &configError{pos: suite.Pos{File: s.Path}, msg: fmt.Sprintf(
+			"no targets file: looked for targets.yaml, targets.yml, .agentv/targets.yaml and .agentv/targets.yml in %s and every directory above it up to %s (add .agentv/targets.yaml, or pass --targets FILE)",
+			filepath.Dir(s.Path), w.root)}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -90,54 +93,43 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 		return f, nil
 	}
 	f, diags := suite.LoadTargets(path, w.getenv)
+	// Positions in a targets file are relative to its directory; readers start at the root.
+	abs, _ := filepath.Abs(path)
+	for i := range diags {
+		if p := &diags[i].Pos; p.File != "" && !filepath.IsAbs(p.File) {
+			p.File = rel(w.root, filepath.Join(filepath.Dir(abs), p.File))
+		}
+	}
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	for _, d := range diags {
+		if w.log != nil {
+			fmt.Fprintln(w.log, d.String())
+		}
 	}
 	w.files[path] = f
 	return f, nil
 }
 
-// lookup finds a named target config for a suite.
-func (w *wiring) lookup(s *suite.Suite, name string) (*suite.TargetConfig, error) {
-	f, err := w.targetsFor(s)
-	if err != nil {
-		return nil, err
-	}
-	cfg, ok := f.Lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("target %q is not defined in %s", name, f.Path)
-	}
-	return cfg, nil
-}
-
-// targetName applies the precedence --target > test > suite > "default".
-func (w *wiring) targetName(s *suite.Suite, t *suite.Test) string {
-	for _, n := range []string{w.targetFlag, t.Target, s.Target} {
-		if n != "" {
-			return n
-		}
-	}
-	return "default"
-}
-
 // target resolves the target a test runs against.
 func (w *wiring) target(s *suite.Suite, t *suite.Test) (target.Target, string, error) {
-	name := w.targetName(s, t)
-	cfg, err := w.lookup(s, name)
+	r := w.targetRef(s, t)
+	cfg, err := w.resolve(s, r)
 	if err != nil {
-		return nil, name, err
+		return nil, r.name, err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if tg, ok := w.targets[cfg]; ok {
-		return tg, name, nil
+		return tg, r.name, nil
 	}
 	tg, err := w.newTarget(cfg)
 	if err != nil {
-		return nil, name, err
+		return nil, r.name, w.cfgErr(cfg, err)
 	}
 	w.targets[cfg] = tg
-	return tg, name, nil
+	return tg, r.name, nil
 }
 
 // newTarget builds a target for a provider.
@@ -161,39 +153,27 @@ func (w *wiring) newTarget(cfg *suite.TargetConfig) (target.Target, error) {
 	case "cli":
 		return cli.New(cfg)
 	}
-	return nil, fmt.Errorf("%s: target %s: provider %q is not supported as a target", cfg.Pos, cfg.Name, cfg.Provider)
+	return nil, fmt.Errorf("target %s: provider %q is not supported as a target", cfg.Name, cfg.Provider)
 }
 
 // grader builds one grader of a test, with judges resolved by precedence
 // --judge > the grader's target > the test target's grader_target > the target itself.
 func (w *wiring) grader(s *suite.Suite, t *suite.Test, g *suite.Grader) (grader.Grader, error) {
 	return grader.New(g, grader.Deps{Judge: func(override string) (*judge.Judge, error) {
-		return w.judgeFor(s, t, override)
+		return w.judgeFor(s, t, override, g.Pos)
 	}})
 }
 
-func (w *wiring) judgeFor(s *suite.Suite, t *suite.Test, override string) (*judge.Judge, error) {
-	name := w.judgeFlag
-	if name == "" {
-		name = override
-	}
-	if name == "" {
-		tcfg, err := w.lookup(s, w.targetName(s, t))
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case tcfg.GraderTarget != "":
-			name = tcfg.GraderTarget
-		case llmProviders[tcfg.Provider]:
-			name = tcfg.Name
-		default:
-			return nil, fmt.Errorf("no judge for target %s (provider %s): set grader_target on it, or pass --judge", tcfg.Name, tcfg.Provider)
-		}
-	}
-	cfg, err := w.lookup(s, name)
+// judgeFor resolves (once per config) the judge of a grader; graderPos is where the grader
+// is written, for messages about its target:.
+func (w *wiring) judgeFor(s *suite.Suite, t *suite.Test, override string, graderPos suite.Pos) (*judge.Judge, error) {
+	r, err := w.judgeRef(s, t, override, graderPos)
 	if err != nil {
-		return nil, fmt.Errorf("judge: %w", err)
+		return nil, err
+	}
+	cfg, err := w.resolve(s, r)
+	if err != nil {
+		return nil, err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -202,7 +182,7 @@ func (w *wiring) judgeFor(s *suite.Suite, t *suite.Test, override string) (*judg
 	}
 	j, err := w.newJudge(cfg)
 	if err != nil {
-		return nil, err
+		return nil, w.cfgErr(cfg, err)
 	}
 	w.judges[cfg] = j
 	return j, nil
@@ -213,7 +193,7 @@ func (w *wiring) newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
 	if provider.Supported(cfg.Provider) {
 		c, err := provider.New(cfg, w.llm)
 		if err != nil {
-			return nil, fmt.Errorf("judge: %w", err)
+			return nil, err
 		}
 		return &judge.Judge{Client: c, Name: cfg.Name, Temperature: c.Endpoint.Temperature, Samples: w.judgeSamples}, nil
 	}
@@ -225,7 +205,7 @@ func (w *wiring) newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
 		}
 		return &judge.Judge{Client: c, Name: cfg.Name, Samples: w.judgeSamples}, nil
 	}
-	return nil, fmt.Errorf("%s: judge %s: provider %q cannot grade in this version", cfg.Pos, cfg.Name, cfg.Provider)
+	return nil, fmt.Errorf("judge %s: provider %q cannot grade in this version", cfg.Name, cfg.Provider)
 }
 
 // workspace leases a test its workspace from the manager of its spec (one per spec, so

@@ -54,7 +54,7 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 		Comment:     or(get("comment"), "always"),
 		CheckName:   or(get("check_name"), "evalgate"),
 		Command:     or(get("command"), event.DefaultCommand),
-		CacheDir:    or(get("cache_dir"), ".evalgate/cache"),
+		CacheDir:    get("cache_dir"), // "" = the user's cache directory, outside the checkout
 		ReportDir:   or(get("report_dir"), ".evalgate/report"),
 	}
 	var err error

@@ -2,10 +2,18 @@
 // unchanged re-run pays for nothing. Entries are written to a temporary file and renamed into
 // place, so concurrent writers never leave a half-written entry; an entry that is corrupt,
 // truncated or stored under another key reads as a miss, never as an error.
+//
+// A cached judge reply decides a verdict without asking the judge, so the cache must not be
+// writable by the code under review: the default directory is the user's cache directory,
+// CheckDir refuses one inside the repository or tracked by git, and entries are read through
+// an os.Root, so a symbolic link cannot lead a read out of the directory. Entries are written
+// readable by every user (0644, directories 0755): in GitHub Actions evalgate runs as root in
+// its container and actions/cache, running as the runner's user, must be able to save them.
 package cache
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,24 +21,68 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
-// DefaultDir is the cache directory relative to the repository root.
-const DefaultDir = ".evalgate/cache"
+// Permissions of what the cache writes: readable by every user (see the package comment).
+const (
+	dirPerm  = 0o755
+	filePerm = 0o644
+)
 
 // Store is a directory of entries named by the SHA-256 of their key, fanned out by the first
 // two hex digits as AgentV's cache is.
 type Store struct {
 	dir string
+
+	mu   sync.Mutex
+	root *os.Root // opened on first use: the directory may not exist before the first Put
 }
 
 // Open opens a cache directory. It is created by the first Put, so a run that makes no
-// model calls leaves nothing behind in the repository.
+// model calls leaves nothing behind. Callers check the location with CheckDir first.
 func Open(dir string) (*Store, error) {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("open cache: %s is not a directory", dir)
 	}
 	return &Store{dir: dir}, nil
+}
+
+// openRoot opens the directory, creating it when create is set; nil when it does not exist.
+func (s *Store) openRoot(create bool) (*os.Root, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.root != nil {
+		return s.root, nil
+	}
+	if create {
+		if err := mkdirAll(s.dir); err != nil {
+			return nil, err
+		}
+	}
+	r, err := os.OpenRoot(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	s.root = r
+	return r, nil
+}
+
+// mkdirAll creates dir and its missing parents with dirPerm whatever the umask, since a
+// restrictive umask would hide entries from actions/cache again.
+func mkdirAll(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return nil
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		if err := mkdirAll(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, dirPerm); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	return os.Chmod(dir, dirPerm)
 }
 
 // Dir is the cache directory.
@@ -59,8 +111,9 @@ type entry struct {
 
 const version = 1
 
-func (s *Store) path(key string) string {
-	return filepath.Join(s.dir, key[:2], key+".json")
+// name is an entry's path inside the cache directory.
+func name(key string) string {
+	return filepath.Join(key[:2], key+".json")
 }
 
 // Get returns the data stored under key; ok is false on a miss, whatever the reason.
@@ -68,7 +121,11 @@ func (s *Store) Get(key string) (data []byte, ok bool) {
 	if len(key) < 3 {
 		return nil, false
 	}
-	raw, err := os.ReadFile(s.path(key))
+	r, err := s.openRoot(false)
+	if err != nil {
+		return nil, false
+	}
+	raw, err := r.ReadFile(name(key))
 	if err != nil {
 		return nil, false
 	}
@@ -88,22 +145,29 @@ func (s *Store) Put(key string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("cache put: %w", err)
 	}
-	p := s.path(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	r, err := s.openRoot(true)
+	if err != nil {
 		return fmt.Errorf("cache put: %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err := r.Mkdir(key[:2], dirPerm); err == nil {
+		err = r.Chmod(key[:2], dirPerm)
+	} else if !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("cache put: %w", err)
+	}
+	tmp := filepath.Join(key[:2], ".tmp-"+rand.Text())
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, filePerm)
 	if err != nil {
 		return fmt.Errorf("cache put: %w", err)
 	}
 	_, werr := f.Write(raw)
+	merr := f.Chmod(filePerm) // whatever the umask
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(f.Name())
+	if err := errors.Join(werr, merr, cerr); err != nil {
+		_ = r.Remove(tmp)
 		return fmt.Errorf("cache put: %w", err)
 	}
-	if err := os.Rename(f.Name(), p); err != nil {
-		_ = os.Remove(f.Name())
+	if err := r.Rename(tmp, name(key)); err != nil {
+		_ = r.Remove(tmp)
 		return fmt.Errorf("cache put: %w", err)
 	}
 	return nil

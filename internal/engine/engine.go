@@ -9,9 +9,7 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -27,8 +25,8 @@ import (
 const (
 	DefaultWorkers = 4
 	DefaultTimeout = 10 * time.Minute
-	// progressAfter is how long a run goes quietly before it starts reporting progress.
-	progressAfter = time.Second
+	// DefaultHeartbeat is how often a run reports the tests still running.
+	DefaultHeartbeat = 30 * time.Second
 )
 
 // Config says how to run suites and where their targets and graders come from.
@@ -40,8 +38,11 @@ type Config struct {
 	Target func(s *suite.Suite, t *suite.Test) (target.Target, string, error)
 	// Grader builds one grader of one test.
 	Grader func(s *suite.Suite, t *suite.Test, g *suite.Grader) (grader.Grader, error)
-	// Progress receives one line per finished test once the run has lasted a second; nil = none.
+	// Progress receives one line per finished test once the run has lasted a second, and a
+	// heartbeat naming the tests still running; nil = none.
 	Progress io.Writer
+	// Heartbeat is how often the heartbeat is written (0 = DefaultHeartbeat, < 0 = never).
+	Heartbeat time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// LoadErrors are suites that could not be loaded; they are reported with the run.
@@ -88,6 +89,7 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 		}
 	}
 	p := newProgress(cfg, len(jobs))
+	defer p.beat(ctx, cfg.Heartbeat)()
 	b := &budget{limit: cfg.BudgetUSD}
 	stop := &abort{}
 	g, gctx := errgroup.WithContext(ctx)
@@ -107,12 +109,13 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 				} else if why, over := b.over(); over {
 					tr = skipped(j.s, j.t, why)
 				} else {
+					p.started(j.s, j.t)
 					tr = runTest(gctx, cfg, j.s, j.t)
 					b.spend(tr.Usage.CostUSD)
 					stop.observe(tr)
 				}
 				*j.out = tr
-				p.done(j.s, tr)
+				p.done(j.s, j.t, tr)
 			}
 			return nil
 		})
@@ -183,6 +186,9 @@ func withDefaults(cfg Config) Config {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Heartbeat == 0 {
+		cfg.Heartbeat = DefaultHeartbeat
+	}
 	return cfg
 }
 
@@ -194,30 +200,4 @@ func skipped(s *suite.Suite, t *suite.Test, why string) *result.TestResult {
 	tr := newResult(s, t)
 	tr.Verdict, tr.Error = result.Skip, why
 	return tr
-}
-
-// progress prints one line per finished test once the run has lasted progressAfter.
-type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	now   func() time.Time
-	start time.Time
-	total int
-	n     int
-}
-
-func newProgress(cfg Config, total int) *progress {
-	return &progress{w: cfg.Progress, now: cfg.Now, start: cfg.Now(), total: total}
-}
-
-// done reports a finished test. Only evalgate's own values are printed: test ids are authored
-// by the repository, never model text.
-func (p *progress) done(s *suite.Suite, tr *result.TestResult) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.n++
-	if p.w == nil || p.now().Sub(p.start) < progressAfter {
-		return
-	}
-	fmt.Fprintf(p.w, "[%d/%d] %s/%s %s %.2f (%.1fs)\n", p.n, p.total, s.Name, tr.ID, tr.Verdict, tr.Score, float64(tr.DurationMS)/1000)
 }

@@ -268,3 +268,94 @@ func TestSharedWorkspaceTestsRunInFileOrder(t *testing.T) {
 		t.Errorf("total %d", run.Summary.Total)
 	}
 }
+
+// syncBuffer is a strings.Builder safe for the heartbeat goroutine and the workers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// blockingTarget runs until release is closed, except for tests named "quick".
+type blockingTarget struct{ release chan struct{} }
+
+func (b blockingTarget) Run(ctx context.Context, req *target.Request) (*result.Output, error) {
+	if req.Test.ID != "quick" {
+		select {
+		case <-b.release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return &result.Output{Answer: "done"}, nil
+}
+
+func TestHeartbeatNamesLongTests(t *testing.T) {
+	t.Parallel()
+	var out syncBuffer
+	tg := blockingTarget{release: make(chan struct{})}
+	cfg := cfgFor(tg, 4)
+	cfg.Progress = &out
+	cfg.Heartbeat = 5 * time.Millisecond
+	s := mkSuite("long", 1, 1)
+	s.Tests[0].ID = "slow\n::error::forged"
+	s.Tests = append(s.Tests, &suite.Test{ID: "quick", Graders: []*suite.Grader{{Name: "g", Type: "fake", Weight: 1, Value: 1.0}}})
+	done := make(chan error)
+	go func() {
+		_, err := Run(context.Background(), []*suite.Suite{s}, cfg)
+		done <- err
+	}()
+	deadline := time.After(10 * time.Second)
+	for !strings.Contains(out.String(), "1/3 done; still running: ") {
+		select {
+		case <-deadline:
+			t.Fatalf("no heartbeat naming the running tests:\n%s", out.String())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	close(tg.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	beat := got[strings.Index(got, "evalgate: 1/3 done"):]
+	beat = beat[:strings.Index(beat, "\n")]
+	for _, w := range []string{"long/slow::error::forged (", "long/t01 ("} {
+		if !strings.Contains(beat, w) {
+			t.Errorf("heartbeat %q lacks %q", beat, w)
+		}
+	}
+	if strings.Contains(got, "\n::error") || strings.Contains(beat, "quick") {
+		t.Errorf("a test id's line break reached the log, or a finished test was named:\n%s", got)
+	}
+	n := strings.Count(got, "still running")
+	time.Sleep(20 * time.Millisecond)
+	if strings.Count(out.String(), "still running") != n {
+		t.Error("the heartbeat went on after Run returned")
+	}
+}
+
+func TestHeartbeatOff(t *testing.T) {
+	t.Parallel()
+	var out syncBuffer
+	cfg := cfgFor(&fakeTarget{delay: 30 * time.Millisecond}, 1)
+	cfg.Progress = &out
+	cfg.Heartbeat = -1
+	if _, err := Run(context.Background(), []*suite.Suite{mkSuite("a", 1)}, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "still running") {
+		t.Errorf("a negative Heartbeat must turn it off:\n%s", out.String())
+	}
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// runPlan is what a preflight resolved: the targets and judges the run uses, in first-use
+// order.
+type runPlan struct {
+	targets, judges []*suite.TargetConfig
+}
+
+// configErrors are the configuration mistakes a preflight found; the run does not start.
+type configErrors []suite.Diagnostic
+
+func (ce configErrors) Error() string {
+	var b strings.Builder
+	if len(ce) == 1 {
+		b.WriteString("a configuration error; nothing was run:")
+	} else {
+		fmt.Fprintf(&b, "%d configuration errors; nothing was run:", len(ce))
+	}
+	for _, d := range ce {
+		b.WriteString("\n  " + diagLine(d))
+	}
+	return b.String()
+}
+
+// diagLine renders a diagnostic as path:line:col: error: message, or "error: message" when
+// the mistake is in a flag.
+func diagLine(d suite.Diagnostic) string {
+	if d.Pos.File == "" {
+		return d.Severity.String() + ": " + d.Message
+	}
+	return d.String()
+}
+
+// preflight resolves the target and judges of every test and builds its graders before any
+// model is called, so a configuration mistake is a usage error (exit 2) naming file and line,
+// never a failed test. The clients it builds are the ones the run uses.
+func (w *wiring) preflight(suites []*suite.Suite) (*runPlan, error) {
+	plan, diags := w.resolveAll(suites)
+	if len(diags) > 0 {
+		return nil, &exitError{code: exitUsage, err: diags}
+	}
+	return plan, nil
+}
+
+// check is preflight for validate: every problem as a diagnostic.
+func (w *wiring) check(suites []*suite.Suite) configErrors {
+	_, diags := w.resolveAll(suites)
+	return diags
+}
+
+func (w *wiring) resolveAll(suites []*suite.Suite) (*runPlan, configErrors) {
+	c := &checker{w: w, seen: map[string]bool{}, plan: &runPlan{}}
+	files := map[*suite.TargetsFile]bool{}
+	for _, s := range suites {
+		f, err := w.targetsFor(s)
+		if err != nil {
+			c.add(err)
+			continue
+		}
+		if !files[f] {
+			files[f] = true
+			for _, err := range w.danglingRefs(f) {
+				c.add(err)
+			}
+			if w.judgeFlag != "" {
+				if _, err := w.resolve(s, ref{name: w.judgeFlag, what: "--judge"}); err != nil {
+					c.add(err)
+				}
+			}
+		}
+		for _, t := range s.Tests {
+			c.test(s, t)
+		}
+	}
+	return c.plan, c.diags
+}
+
+// checker collects the problems of a preflight, each once.
+type checker struct {
+	w     *wiring
+	seen  map[string]bool
+	diags configErrors
+	plan  *runPlan
+}
+
+func (c *checker) test(s *suite.Suite, t *suite.Test) {
+	cfg, err := c.w.resolve(s, c.w.targetRef(s, t))
+	if err != nil {
+		c.add(err)
+	} else if _, _, err := c.w.target(s, t); err != nil {
+		c.add(err)
+	} else {
+		c.use(&c.plan.targets, cfg)
+	}
+	c.judges(s, t, t.Graders)
+	for _, g := range t.Graders {
+		if _, err := c.w.grader(s, t, g); err != nil {
+			// grader.New names the grader and its position in parentheses; the diagnostic
+			// carries the position already.
+			msg := strings.Replace(err.Error(), " ("+g.Pos.String()+")", "", 1)
+			c.add(&configError{pos: g.Pos, msg: msg})
+		}
+	}
+}
+
+// judges resolves and builds the judge of every judge grader, composite members included.
+func (c *checker) judges(s *suite.Suite, t *suite.Test, gs []*suite.Grader) {
+	for _, g := range gs {
+		c.judges(s, t, g.Members)
+		if !g.IsJudge() {
+			continue
+		}
+		r, err := c.w.judgeRef(s, t, g.Target, g.Pos)
+		if err != nil {
+			c.add(err)
+			continue
+		}
+		cfg, err := c.w.resolve(s, r)
+		if err != nil {
+			c.add(err)
+		} else if _, err := c.w.judgeFor(s, t, g.Target, g.Pos); err != nil {
+			c.add(err)
+		} else {
+			c.use(&c.plan.judges, cfg)
+		}
+	}
+}
+
+func (c *checker) use(list *[]*suite.TargetConfig, cfg *suite.TargetConfig) {
+	if !slices.Contains(*list, cfg) {
+		*list = append(*list, cfg)
+	}
+}
+
+// add records an error as diagnostics, dropping repeats (every test of a suite with a
+// missing targets file reports the same mistake).
+func (c *checker) add(err error) {
+	var ds suite.Diagnostics
+	var ce *configError
+	var d suite.Diagnostic
+	switch {
+	case errors.As(err, &ds):
+		for _, d := range ds {
+			if d.Severity == suite.Error {
+				c.addDiag(d)
+			}
+		}
+		return
+	case errors.As(err, &ce):
+		d = suite.Diagnostic{Pos: ce.pos, Severity: suite.Error, Message: ce.msg}
+	default:
+		d = suite.Diagnostic{Severity: suite.Error, Message: err.Error()}
+	}
+	c.addDiag(d)
+}
+
+func (c *checker) addDiag(d suite.Diagnostic) {
+	key := diagLine(d)
+	if !c.seen[key] {
+		c.seen[key] = true
+		c.diags = append(c.diags, d)
+	}
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/llm/llmtest"
+)
+
+// vendorTargets is a targets.yaml whose target and judge talk to a fake vendor; edit
+// replaces strings in it to make one mistake.
+const vendorTargets = `targets:
+  - name: default
+    provider: openai
+    model: gpt-4o-mini
+    api_key: ${{ OPENAI_KEY }}
+    base_url: ${{ FAKE_URL }}/v1
+    grader_target: judge
+  - name: judge
+    provider: anthropic
+    model: claude-haiku-4-5
+    api_key: test-key
+    base_url: ${{ FAKE_URL }}
+`
+
+const judgedSuite = `name: s
+tests:
+  - id: t1
+    input: Answer for t1
+    assertions:
+      - type: rubrics
+        criteria:
+          - id: correct
+            outcome: The answer is correct
+`
+
+// TestConfigMistakesExitTwoBeforeAnyModelCall makes one configuration mistake per case and
+// checks that the run stops with exit 2, naming where the mistake is, before a single request
+// reaches the vendor.
+func TestConfigMistakesExitTwoBeforeAnyModelCall(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		targets string // "" = no targets file
+		suite   string
+		args    []string
+		env     map[string]string
+		want    []string
+	}{
+		{name: "no targets file", suite: judgedSuite,
+			want: []string{"evals/s.eval.yaml: error: no targets file: looked for targets.yaml", "pass --targets FILE"}},
+		{name: "missing --targets file", targets: vendorTargets, suite: judgedSuite, args: []string{"--targets", "nope.yaml"},
+			want: []string{"nope.yaml", "no such file"}},
+		{name: "unknown --target", targets: vendorTargets, suite: judgedSuite, args: []string{"--target", "defualt"},
+			want: []string{`error: --target "defualt" is not defined in targets.yaml (did you mean "default"?)`}},
+		{name: "unknown --judge", targets: vendorTargets, suite: judgedSuite, args: []string{"--judge", "gpt"},
+			want: []string{`error: --judge "gpt" is not defined in targets.yaml (defined: default, judge)`}},
+		{name: "unknown execution.target", targets: vendorTargets,
+			suite: strings.Replace(judgedSuite, "    input:", "    execution:\n      target: judeg\n    input:", 1),
+			want:  []string{`evals/s.eval.yaml:3:5: error: test t1: execution.target "judeg" is not defined in targets.yaml (did you mean "judge"?)`}},
+		{name: "unknown suite execution.target", targets: vendorTargets, suite: "execution:\n  target: gpt\n" + judgedSuite,
+			want: []string{`evals/s.eval.yaml: error: execution.target "gpt" is not defined in targets.yaml`}},
+		{name: "grader target undefined", targets: vendorTargets,
+			suite: strings.Replace(judgedSuite, "      - type: rubrics\n", "      - type: rubrics\n        target: judgee\n", 1),
+			want:  []string{`evals/s.eval.yaml:6:9: error: grader target "judgee" is not defined in targets.yaml (did you mean "judge"?)`}},
+		{name: "grader_target undefined", targets: strings.Replace(vendorTargets, "grader_target: judge", "grader_target: jugde", 1), suite: judgedSuite,
+			want: []string{`targets.yaml:2:5: error: target default: grader_target "jugde" is not defined in targets.yaml (did you mean "judge"?)`}},
+		{name: "missing API key", targets: vendorTargets, suite: judgedSuite, env: map[string]string{"OPENAI_KEY": ""},
+			want: []string{"targets.yaml:2:5: error: target default (openai): api_key is not set"}},
+		{name: "grader setting", targets: vendorTargets,
+			suite: judgedSuite + "      - type: latency\n        threshold: -5\n",
+			want:  []string{"evals/s.eval.yaml:10:9: error: grader latency: threshold must not be negative"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := llmtest.New(t)
+			srv.Reply = func(*llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "unexpected"} }
+			files := map[string]string{"evals/s.eval.yaml": tt.suite}
+			if tt.targets != "" {
+				files["targets.yaml"] = tt.targets
+			}
+			dir := writeRepo(t, files)
+			env := map[string]string{"FAKE_URL": srv.URL, "OPENAI_KEY": "test-key", "HOME": t.TempDir()}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			args := append([]string{"run", dir, "--root", dir}, tt.args...)
+			code, stdout, stderr := invokeEnv(t, env, args...)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			if n := srv.Count(); n != 0 {
+				t.Errorf("%d requests reached the vendor before the configuration was checked", n)
+			}
+			if stdout != "" {
+				t.Errorf("stdout should be empty (nothing was run):\n%s", stdout)
+			}
+			for _, w := range append(tt.want, "nothing was run") {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			// validate finds the same mistakes, on stdout, with the same exit code.
+			code, stdout, _ = invokeEnv(t, env, append([]string{"validate", dir, "--root", dir}, tt.args...)...)
+			if code != 2 || !strings.Contains(stdout, tt.want[0]) || strings.Contains("\n"+stdout, "\n:") {
+				t.Errorf("validate: exit %d, want 2 and %q:\n%s", code, tt.want[0], stdout)
+			}
+		})
+	}
+}
+
+// TestPreflightBuildsEachClientOnce checks that a sound configuration runs, and that the
+// clients the preflight built are the ones the run used.
+func TestPreflightBuildsEachClientOnce(t *testing.T) {
+	t.Parallel()
+	srv := vendor(t)
+	code, run, stderr := runJSON(t, map[string]string{"FAKE_URL": srv.URL, "HOME": t.TempDir()}, "--no-cache", "testdata/llm/evals/clean.eval.yaml")
+	if code != 0 || run.Summary.Passed != 6 {
+		t.Fatalf("exit %d, summary %+v\n%s", code, run.Summary, stderr)
+	}
+	if !strings.Contains(stderr, "target default (openai gpt-4o-mini) · judge judge (anthropic claude-haiku-4-5)") {
+		t.Errorf("the start line does not name the target and judge:\n%s", stderr)
+	}
+	w := newWiring(wireConfig{root: "testdata/llm", getenv: func(k string) string { return map[string]string{"FAKE_URL": srv.URL}[k] }})
+	l, err := loadSuites([]string{"testdata/llm/evals/clean.eval.yaml"}, "testdata/llm", func(string) string { return "" }, &strings.Builder{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := w.preflight(l.suites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.targets) != 1 || len(plan.judges) != 1 || len(w.targets) != 1 || len(w.judges) != 1 {
+		t.Fatalf("plan %d targets %d judges; built %d targets %d judges, want one of each", len(plan.targets), len(plan.judges), len(w.targets), len(w.judges))
+	}
+	s := l.suites[0]
+	tg, _, _ := w.target(s, s.Tests[0])
+	if tg != w.targets[plan.targets[0]] {
+		t.Error("the run built a second client for the target the preflight built")
+	}
+}
+
+func TestValidateCatchesABadTargetReference(t *testing.T) {
+	t.Parallel()
+	dir := writeRepo(t, map[string]string{
+		"targets.yaml":          mockTargets,
+		"evals/a.eval.yaml":     "execution:\n  target: defualt\n" + mockSuite("a", nil, "one"),
+		"evals/b.eval.yaml":     mockSuite("b", nil, "two"),
+		"evals/sub/c.eval.yaml": mockSuite("c", nil, "three"),
+	})
+	code, stdout, stderr := invokeEnv(t, map[string]string{"HOME": t.TempDir()}, "validate", dir, "--root", dir)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s\n%s", code, stdout, stderr)
+	}
+	for _, w := range []string{`evals/a.eval.yaml: error: execution.target "defualt" is not defined in targets.yaml (did you mean "default"?)`, "3 files, 1 errors"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, stdout)
+		}
+	}
+}

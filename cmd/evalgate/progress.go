@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/term"
+
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// maxNamed bounds the targets or judges the start line names.
+const maxNamed = 3
+
+// printStart says what the run is about to do, so a slow first test is not silence.
+func printStart(w io.Writer, suites []*suite.Suite, workers int, p *runPlan) {
+	tests := 0
+	for _, s := range suites {
+		tests += len(s.Tests)
+	}
+	line := fmt.Sprintf("evalgate: running %s from %s, %d at a time", count(tests, "test"), count(len(suites), "suite"), min(workers, max(tests, 1)))
+	if p != nil {
+		line += " · target " + describeTargets(p.targets)
+		if len(p.judges) > 0 {
+			line += " · judge " + describeTargets(p.judges)
+		}
+	}
+	fmt.Fprintln(w, line)
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// describeTargets names targets as "name (provider model)".
+func describeTargets(cfgs []*suite.TargetConfig) string {
+	var parts []string
+	for i, c := range cfgs {
+		if i == maxNamed {
+			parts = append(parts, fmt.Sprintf("and %d more", len(cfgs)-maxNamed))
+			break
+		}
+		what := c.Provider
+		if m, _ := c.Settings["model"].(string); m != "" {
+			what += " " + m
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", printable(c.Name), printable(what)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// printable drops control characters: names come from the repository, and in Actions a line
+// break could start a workflow command.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// terminal reports stdout's width and whether it is a terminal. The width comes from the
+// terminal, else COLUMNS, else 0 (no limit: a pipe or a log file).
+func terminal(e env) (width int, isTerm bool) {
+	if f, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			return w, true
+		}
+		isTerm = true
+	}
+	if n, err := strconv.Atoi(e.getenv("COLUMNS")); err == nil && n > 0 {
+		return n, isTerm
+	}
+	return 0, isTerm
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// cliState records what happened inside cobra, so runEnv can tell a usage error (cobra
+// failed before a command ran) from a command's own error.
+type cliState struct {
+	ran bool
+}
+
+// newRootCmd builds the command tree. Commands print nothing themselves on error: runEnv
+// prints every error once, as "evalgate: …".
+func newRootCmd(e env) (*cobra.Command, *cliState) {
+	st := &cliState{}
+	root := &cobra.Command{
+		Use:   "evalgate",
+		Short: "Grade LLM agents with AgentV-style eval suites and gate pull requests on the result",
+		Long: `evalgate runs AgentV-style eval suites, grades every test with an LLM rubric judge and
+deterministic graders, prints a per-criterion table and gates on the result.
+
+Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error,
+130 interrupted.`,
+		Example: `  evalgate run evals/                            # every suite under evals/
+  evalgate run evals/greeter.eval.yaml --workers 8
+  evalgate validate evals/
+  evalgate action --dry-run --repo .              # what the GitHub Action would post`,
+		Version:       version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetVersionTemplate("evalgate {{.Version}}\n")
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetIn(e.stdin)
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(newRunCmd(e, st), newValidateCmd(e, st), newActionCmd(e, st), newVersionCmd(st))
+	return root, st
+}
+
+// runE marks the command as started: from here on an error is the command's, not a usage error.
+func runE(st *cliState, f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		st.ran = true
+		return f(cmd, args)
+	}
+}
+
+func newVersionCmd(st *cliState) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  noArgs,
+		RunE: runE(st, func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintf(cmd.OutOrStdout(), "evalgate %s\n", version)
+			return nil
+		}),
+	}
+}
+
+// noArgs refuses positional arguments, naming the first.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
+	}
+	return nil
+}
+
+// unknownCommand rewrites cobra's unknown-command error as one line with cobra's suggestions.
+func unknownCommand(root *cobra.Command, args []string) error {
+	name := ""
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			name = a
+			break
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return fmt.Errorf("%s; commands: %s", msg, strings.Join(commandNames(root), ", "))
+}
+
+func commandNames(root *cobra.Command) []string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return names
+}
+
+// flagError adds a did-you-mean to pflag's unknown-flag errors; cobra suggests only commands.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	var typed string
+	switch {
+	case strings.HasPrefix(msg, "unknown flag: --"):
+		typed = strings.TrimPrefix(msg, "unknown flag: --")
+	case strings.HasPrefix(msg, "unknown shorthand flag: "):
+		// "-workers" (Go's flag package accepted one dash) reads as shorthands -w -o …
+		if i := strings.LastIndex(msg, " in -"); i >= 0 {
+			typed = msg[i+len(" in -"):]
+		}
+	default:
+		return err
+	}
+	typed, _, _ = strings.Cut(typed, "=")
+	if s := closestFlag(cmd.Flags(), typed); s != "" {
+		return fmt.Errorf("%w (did you mean --%s?)", err, s)
+	}
+	return err
+}
+
+// closestFlag is the flag name closest to typed: within edit distance 2, or one that typed is
+// a prefix of; "" when none is close.
+func closestFlag(fs *pflag.FlagSet, typed string) string {
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	return closest(typed, names)
+}
+
+// closest returns the candidate nearest to s by edit distance (at most 2, or a prefix match),
+// or "".
+func closest(s string, candidates []string) string {
+	sort.Strings(candidates)
+	best, bestD := "", 3
+	for _, c := range candidates {
+		d := distance(strings.ToLower(s), strings.ToLower(c))
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" && len(s) >= 3 {
+		for _, c := range candidates {
+			if strings.HasPrefix(c, s) {
+				return c
+			}
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein edit distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
