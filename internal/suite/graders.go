@@ -205,7 +205,11 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 	if g.Name == "" {
 		g.Name = r.optStr(f, "metric", "grader")
 	}
-	if !r.checkName(n, "grader name", g.Name) {
+	nameNode := f["name"]
+	if nameNode == nil {
+		nameNode = f["metric"]
+	}
+	if !r.checkName(nameNode, "grader name", g.Name) {
 		return nil
 	}
 	r.graderCommon(f, g)

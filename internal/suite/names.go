@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"fmt"
 	"unicode"
 
 	"gopkg.in/yaml.v3"
@@ -28,9 +27,6 @@ func (r *reader) checkName(n *yaml.Node, what, name string) bool {
 	if !containsControl(name) {
 		return true
 	}
-	r.errorf(n, "%s %s contains a line break or control character; names are printed in logs and comments", what, quoteName(name))
+	r.errorf(n, "%s %+q contains a line break or control character; names are printed in logs and comments", what, name)
 	return false
 }
-
-// quoteName shows a name with its control characters escaped.
-func quoteName(s string) string { return fmt.Sprintf("%+q", s) }

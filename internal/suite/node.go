@@ -131,6 +131,21 @@ func keyNode(n *yaml.Node, key string) *yaml.Node {
 	return n
 }
 
+// valueNode returns the value of key in a mapping (the mapping itself when absent), for
+// positions.
+func valueNode(n *yaml.Node, key string) *yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return n
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return n
+}
+
 func kindOf(n *yaml.Node) string {
 	if n == nil {
 		return "missing"
@@ -260,7 +275,11 @@ func (r *reader) value(n *yaml.Node) any {
 			b, _ := strconv.ParseBool(strings.ToLower(n.Value))
 			return b
 		}
-		return coerce(r.interp(n, n.Value), n.Value)
+		v := r.interp(n, n.Value)
+		if r.field.targets && credentialField(r.field.key) && v != "" {
+			r.secrets = append(r.secrets, v)
+		}
+		return coerce(v, n.Value)
 	}
 	return nil
 }

@@ -180,11 +180,11 @@ func TestTargetsFilesStayInTheRoot(t *testing.T) {
 		{"targets.yaml is a link", "", map[string]string{".agentv/targets.yaml": "$OUT/secret.yaml"},
 			".agentv/targets.yaml", 1, 1, ".agentv/targets.yaml is a symbolic link"},
 		{"mock replies", "targets:\n  - name: j\n    provider: mock\n    replies: ../recorded/r.jsonl\n", map[string]string{"recorded/r.jsonl": "$OUT/secret.txt"},
-			".agentv/targets.yaml", 4, 5, "recorded/r.jsonl is a symbolic link"},
+			".agentv/targets.yaml", 4, 14, "recorded/r.jsonl is a symbolic link"},
 		{"replay outputs", "targets:\n  - name: a\n    provider: replay\n    outputs: ../../outside/secret.txt\n", nil,
-			".agentv/targets.yaml", 4, 5, "../../outside/secret.txt is outside the repository root"},
+			".agentv/targets.yaml", 4, 14, "../../outside/secret.txt is outside the repository root"},
 		{"replay fixtures", "targets:\n  - name: a\n    provider: replay\n    fixtures: ../o.jsonl\n", map[string]string{"o.jsonl": "/proc/self/environ"},
-			".agentv/targets.yaml", 4, 5, "o.jsonl is a symbolic link to /proc/self/environ"},
+			".agentv/targets.yaml", 4, 15, "o.jsonl is a symbolic link to /proc/self/environ"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -235,7 +235,7 @@ func (r *reader) target(n *yaml.Node) *TargetConfig {
 		t.Workers = w
 	}
 	if t.Name != "" && containsControl(t.Name) {
-		r.errorf(keyNode(n, "name"), "target name %q contains a line break or control character", t.Name)
+		r.checkName(valueNode(n, "name"), "target name", t.Name)
 	}
 	r.targetKeys(n, t)
 	r.targetFiles(n, t)
@@ -248,7 +248,7 @@ func (r *reader) targetFiles(n *yaml.Node, t *TargetConfig) {
 	keys := map[string][]string{"mock": {"replies"}, "replay": {"outputs", "fixtures", "execution_traces"}}[t.Provider]
 	for _, k := range keys {
 		if s, ok := t.Settings[k].(string); ok && s != "" {
-			r.path(keyNode(n, k), s)
+			r.path(valueNode(n, k), s)
 		}
 	}
 }

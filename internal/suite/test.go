@@ -20,7 +20,7 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 		r.errorf(n, "test has no id")
 		return nil
 	}
-	if !r.checkName(keyNode(n, "id"), "test id", t.ID) {
+	if !r.checkName(f["id"], "test id", t.ID) {
 		return nil
 	}
 	// Per-test vars apply to the test's own strings only.
