@@ -114,3 +114,13 @@ func TestBombsAreRefusedQuickly(t *testing.T) {
 		})
 	}
 }
+
+func TestDeepJSONLRowIsRefused(t *testing.T) {
+	t.Parallel()
+	row := `{"id": "t", "input": "hi", "criteria": "c"}` + "\n" +
+		`{"id": "u", "input": "hi", "criteria": "c", "metadata": ` + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5) + "}\n"
+	s, _, ds := loadEnv(t, "x.jsonl", row)
+	if s != nil || len(ds) == 0 || ds[0].Pos.File != "x.jsonl" || ds[0].Pos.Line != 2 || !strings.Contains(ds[0].Message, "nests deeper than 1000 levels") {
+		t.Fatalf("got:\n%s", dump(ds))
+	}
+}

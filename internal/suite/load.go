@@ -17,8 +17,9 @@ const DefaultMaxFileSize = 10 << 20
 
 // LoadOptions configure loading.
 type LoadOptions struct {
-	// Root is the repository root: referenced files may not lie outside it, and paths in the
-	// model are relative to it. "" means the eval file's directory.
+	// Root is the repository root: every file read (the eval file, the files it references,
+	// symbolic links included) must lie inside it, and paths in the model are relative to
+	// it. "" means the eval file's directory.
 	Root string
 	// Getenv reads ${{ VAR }} values (nil = no variables).
 	Getenv func(string) string

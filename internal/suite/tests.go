@@ -203,7 +203,11 @@ func (r *reader) withFile(n *yaml.Node) func() {
 // jsonlRows parses JSONL test rows; each line's nodes carry that line's number.
 func (r *reader) jsonlRows(data []byte, path string) []*yaml.Node {
 	file := r.rel(path)
+	saved := r.file
+	r.file = file
+	defer func() { r.file = saved }()
 	var out []*yaml.Node
+	var used int64 // the node budget is the file's, across its rows
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -218,8 +222,11 @@ func (r *reader) jsonlRows(data []byte, path string) []*yaml.Node {
 			r.diags = append(r.diags, Diagnostic{Pos: Pos{File: file, Line: i + 1}, Severity: Error, Message: err.Error()})
 			continue
 		}
+		shiftLines(&doc, i)
+		if !r.checkBudget(&doc, &used) {
+			return out
+		}
 		n := resolve(&doc)
-		shiftLines(n, i)
 		r.tagFile(n, file)
 		out = append(out, n)
 	}
