@@ -30,6 +30,10 @@ func (r *reader) criteria(n *yaml.Node, what string, _ bool) []*Criterion {
 				continue
 			}
 			s, _ := r.str(item, what)
+			if strings.TrimSpace(s) == "" {
+				r.errorf(item, "%s[%d] is blank: a criterion needs text for the judge", what, i)
+				continue
+			}
 			c = &Criterion{ID: fmt.Sprintf("rubric-%d", i+1), Outcome: s, Weight: 1, Required: true, Pos: r.pos(item)}
 		} else {
 			c = r.criterion(item, what, i)
@@ -56,6 +60,8 @@ func (r *reader) criterion(n *yaml.Node, what string, i int) *Criterion {
 	c.ID = r.optStr(f, "id", "criterion")
 	if c.ID == "" {
 		c.ID = fmt.Sprintf("rubric-%d", i+1)
+	} else if !r.checkName(f["id"], "criterion id", c.ID) {
+		return nil
 	}
 	for _, k := range []string{"outcome", "criteria", "expected_outcome", "description"} {
 		if c.Outcome == "" {
@@ -106,7 +112,7 @@ func (r *reader) criterion(n *yaml.Node, what string, i int) *Criterion {
 			c.Operator = op
 		}
 	}
-	if c.Outcome == "" && f["score_ranges"] == nil {
+	if strings.TrimSpace(c.Outcome) == "" && f["score_ranges"] == nil {
 		r.errorf(n, "criterion %s has no outcome", c.ID)
 		return nil
 	}

@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,7 +18,7 @@ func (r *reader) workspace(n *yaml.Node) *Workspace {
 		if !ok {
 			return nil
 		}
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		if fi, err := r.stat(p); err == nil && fi.IsDir() {
 			return &Workspace{Template: p, Isolation: "per_test", Pos: r.pos(n)}
 		}
 		data, err := r.readFile(p)
@@ -44,7 +43,7 @@ func (r *reader) workspace(n *yaml.Node) *Workspace {
 	if t := r.optStr(f, "template", "workspace"); t != "" {
 		if p, ok := r.path(f["template"], t); ok {
 			w.Template = p
-			if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+			if fi, err := r.stat(p); err != nil || !fi.IsDir() {
 				r.errorf(f["template"], "workspace template %s is not a directory", t)
 			}
 		}
@@ -93,13 +92,18 @@ func (r *reader) promptfooSuite(f map[string]*yaml.Node, s *Suite, d *defaults) 
 	if p, ok := f["prompts"]; ok {
 		p = resolve(p)
 		if p.Kind == yaml.SequenceNode && len(p.Content) > 0 {
-			d.prompt = resolve(p.Content[0]).Value // rendered per test, with its vars
+			d.prompt = resolve(p.Content[0])
 			if len(p.Content) > 1 {
 				r.warnf(p, "only the first of %d prompts is used", len(p.Content))
 			}
 		} else if p.Kind == yaml.ScalarNode {
-			d.prompt = p.Value
+			d.prompt = p
 		}
+		if d.prompt != nil && d.prompt.Kind != yaml.ScalarNode {
+			r.errorf(d.prompt, "prompts[0] must be text, not %s", kindOf(d.prompt))
+			d.prompt = nil
+		}
+		d.promptFile = r.file
 	}
 	if p, ok := f["providers"]; ok {
 		p = resolve(p)
@@ -130,7 +134,7 @@ func (r *reader) promptfooSuite(f map[string]*yaml.Node, s *Suite, d *defaults) 
 func (r *reader) defaultTest(n *yaml.Node, d *defaults) {
 	n = resolve(n)
 	if n.Kind == yaml.ScalarNode {
-		ref := r.interp(n.Value)
+		ref := r.interp(n, n.Value)
 		if name, ok := strings.CutPrefix(ref, "ref://"); ok {
 			ref = r.lookupRef(n, name)
 			if ref == "" {
@@ -187,17 +191,9 @@ func (r *reader) defaultTest(n *yaml.Node, d *defaults) {
 func (r *reader) lookupRef(n *yaml.Node, name string) string {
 	for dir := r.dir; ; dir = filepath.Dir(dir) {
 		p := filepath.Join(dir, ".agentv", "config.yaml")
-		if data, err := os.ReadFile(p); err == nil {
-			var cfg struct {
-				Refs map[string]string `yaml:"refs"`
-			}
-			if err := yaml.Unmarshal(data, &cfg); err != nil {
-				r.errorf(n, "%s: %v", r.rel(p), err)
-				return ""
-			}
-			if ref, ok := cfg.Refs[name]; ok {
-				r.refs[r.rel(p)] = true
-				return r.interp(ref)
+		if exists(p) {
+			if ref, found := r.refIn(n, p, name); found {
+				return ref
 			}
 		}
 		if dir == r.opts.Root || dir == filepath.Dir(dir) {
@@ -206,4 +202,33 @@ func (r *reader) lookupRef(n *yaml.Node, name string) string {
 	}
 	r.errorf(n, "ref://%s is not defined in any .agentv/config.yaml refs", name)
 	return ""
+}
+
+// refIn reads refs.<name> from one config file; found is true once the lookup is settled
+// (the ref, or an error reported at n).
+func (r *reader) refIn(n *yaml.Node, path, name string) (string, bool) {
+	data, err := r.readFile(path)
+	if err != nil {
+		r.errorf(n, "%s", r.fileErr(path, err))
+		return "", true
+	}
+	saved := r.file
+	r.file = r.rel(path)
+	defer func() { r.file = saved }()
+	root := r.parseYAML(data)
+	if root == nil {
+		return "", true
+	}
+	cfg, _ := r.quietFields(root)
+	refs, _ := r.quietFields(cfg["refs"])
+	v, ok := refs[name]
+	if !ok {
+		return "", false
+	}
+	ref, ok := r.str(v, "refs."+name)
+	if !ok {
+		return "", true
+	}
+	r.refs[r.file] = true
+	return ref, true
 }

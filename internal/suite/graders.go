@@ -2,7 +2,6 @@ package suite
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -60,8 +59,16 @@ func (r *reader) graders(n *yaml.Node, what string) []*Grader {
 	for _, item := range n.Content {
 		item = resolve(item)
 		if item.Kind == yaml.ScalarNode {
+			if item.Tag != "!!str" {
+				r.errorf(item, "%s[]: %s is not a criterion (write text, quoted if it is a number, or a grader mapping)", what, kindOf(item))
+				continue
+			}
 			s, ok := r.str(item, what+"[]")
 			if !ok {
+				continue
+			}
+			if strings.TrimSpace(s) == "" {
+				r.errorf(item, "%s[]: a blank criterion (the judge would grade nothing)", what)
 				continue
 			}
 			if group == nil {
@@ -146,7 +153,7 @@ func (r *reader) findTemplate(name string) string {
 	for dir := r.dir; ; dir = filepath.Dir(dir) {
 		for _, ext := range []string{".yaml", ".yml"} {
 			p := filepath.Join(dir, ".agentv", "templates", name+ext)
-			if _, err := os.Stat(p); err == nil {
+			if exists(p) {
 				return p
 			}
 		}
@@ -201,6 +208,13 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 	if g.Name == "" {
 		g.Name = r.optStr(f, "metric", "grader")
 	}
+	nameNode := f["name"]
+	if nameNode == nil {
+		nameNode = f["metric"]
+	}
+	if !r.checkName(nameNode, "grader name", g.Name) {
+		return nil
+	}
 	r.graderCommon(f, g)
 	// A script has no judge: its target is AgentV's target proxy switch, not a judge name
 	// (graderSpecific keeps it), and judge settings written on it went to config.
@@ -237,6 +251,13 @@ func (r *reader) graderKeys(n *yaml.Node, what, typ string) []string {
 		k := n.Content[i]
 		switch {
 		case toConfig && !contains(own, k.Value) && !contains(extra, k.Value):
+			// Extra keys are the script's or prompt's config (AgentV), unless the key is one of
+			// the grader's own with two letters swapped or one mistyped (weigth, comand): a
+			// longer or shorter word may well be a config key of its own (weights).
+			if s := suggest(k.Value, own); s != "" && len(s) == len(k.Value) && isTypo(k.Value, s) {
+				r.errorf(k, "%s: unknown key %q (did you mean %q?)", what, k.Value, s)
+				continue
+			}
 			extra = append(extra, k.Value)
 		case !toConfig && !contains(commonGraderKeys, k.Value):
 			r.unknownKey(k, what, commonGraderKeys)
@@ -387,6 +408,9 @@ func (r *reader) rubricGrader(f map[string]*yaml.Node, g *Grader, rawType string
 		v = resolve(v)
 		if v.Kind == yaml.ScalarNode {
 			s, _ := r.str(v, "value")
+			if strings.TrimSpace(s) == "" {
+				r.errorf(v, "%s value is blank: the judge would grade nothing", rawType)
+			}
 			g.Criteria = []*Criterion{{ID: "rubric-1", Outcome: s, Weight: 1, Required: true, Pos: r.pos(v)}}
 		} else {
 			g.Criteria = r.criteria(v, "value", false)
@@ -438,9 +462,12 @@ func (r *reader) command(n *yaml.Node, what string) []string {
 		argv = append(argv, s)
 	}
 	// A script named relative to the eval file is a reference: changing it re-runs the suite.
+	// evalgate does not read it (the command does), so a link elsewhere is no error.
 	for _, a := range argv[min(1, len(argv)-1):] {
-		if p := filepath.Join(r.dir, a); !filepath.IsAbs(a) && fileExists(p) {
-			r.path(n, a)
+		if p := filepath.Join(r.dir, a); !filepath.IsAbs(a) {
+			if fi, err := r.stat(p); err == nil && !fi.IsDir() {
+				r.refs[r.rel(p)] = true
+			}
 		}
 	}
 	return argv
@@ -455,11 +482,6 @@ func mappingKeys(n *yaml.Node) []string {
 		}
 	}
 	return keys
-}
-
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
 }
 
 // derivedName names an unnamed grader as AgentV does.

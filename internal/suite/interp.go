@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 var (
@@ -16,22 +18,48 @@ var (
 
 // interp applies ${{ VAR }} (every format; a missing variable is empty, as in AgentV), and in
 // the promptfoo-aligned format {{ env.X }} (with AGENTV_REPO_ROOT set to the repository root).
-func (r *reader) interp(s string) string {
+// n is the node the text came from: a refused variable is reported there.
+func (r *reader) interp(n *yaml.Node, s string) string {
 	if !strings.Contains(s, "{{") {
 		return s
 	}
 	s = envVar.ReplaceAllStringFunc(s, func(m string) string {
-		return r.getenv(envVar.FindStringSubmatch(m)[1])
+		name := envVar.FindStringSubmatch(m)[1]
+		return r.envValue(n, name, "${{ "+name+" }}")
 	})
 	if r.format == FormatPromptfoo {
 		s = nunjucks.ReplaceAllStringFunc(s, func(m string) string {
-			return r.getenv(nunjucks.FindStringSubmatch(m)[1])
+			name := nunjucks.FindStringSubmatch(m)[1]
+			return r.envValue(n, name, "{{ env."+name+" }}")
 		})
 	}
 	if r.vars != nil {
 		s = renderVars(s, r.vars)
 	}
 	return s
+}
+
+// envValue is one interpolated variable. A credential-looking variable is refused anywhere
+// but a credential field of targets.yaml: interpolated into a test id, a prompt or a base_url,
+// the value would reach the PR comment, the judge or a host the PR chose.
+func (r *reader) envValue(n *yaml.Node, name, written string) string {
+	if looksLikeCredential(name) && !r.field.cred {
+		r.errorf(n, "%s looks like a credential; credentials may only be interpolated into api_key or env of targets.yaml", written)
+		return ""
+	}
+	v := r.getenv(name)
+	if !r.field.targets {
+		return v
+	}
+	switch {
+	case v == "":
+		if _, ok := r.unset[r.field.path]; !ok {
+			r.unset[r.field.path] = name
+		}
+	case r.field.cred && (looksLikeCredential(name) || looksLikeCredential(r.field.key) || credentialField(r.field.key)):
+		r.secrets = append(r.secrets, v)
+	}
+	return v
 }
 
 func (r *reader) getenv(k string) string {

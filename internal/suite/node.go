@@ -3,6 +3,7 @@ package suite
 import (
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +27,20 @@ type reader struct {
 	includes []string
 	// nodeFile names the file of test nodes read from other files (tests: paths, JSONL).
 	nodeFile map[*yaml.Node]string
+
+	// root is the repository root every read goes through (see confined.go).
+	root    *os.Root
+	rootErr error
+	// reported holds the diagnostics already recorded: a node read twice reports once.
+	reported map[Diagnostic]bool
+	// decoded counts nodes value() has expanded over the whole load (bounded by maxDecoded).
+	decoded int
+	// field says where interpolated text lands; only targets.yaml sets it (see interp.go).
+	field field
+	// secrets and unset collect, for targets.yaml, the values interpolated into credential
+	// fields and the settings that named an unset variable (key → variable).
+	secrets []string
+	unset   map[string]string
 }
 
 func (r *reader) pos(n *yaml.Node) Pos {
@@ -36,11 +51,20 @@ func (r *reader) pos(n *yaml.Node) Pos {
 }
 
 func (r *reader) errorf(n *yaml.Node, format string, args ...any) {
-	r.diags = append(r.diags, Diagnostic{Pos: r.pos(n), Severity: Error, Message: fmt.Sprintf(format, args...)})
+	r.report(Diagnostic{Pos: r.pos(n), Severity: Error, Message: fmt.Sprintf(format, args...)})
 }
 
 func (r *reader) warnf(n *yaml.Node, format string, args ...any) {
-	r.diags = append(r.diags, Diagnostic{Pos: r.pos(n), Severity: Warning, Message: fmt.Sprintf(format, args...)})
+	r.report(Diagnostic{Pos: r.pos(n), Severity: Warning, Message: fmt.Sprintf(format, args...)})
+}
+
+// report records a diagnostic once.
+func (r *reader) report(d Diagnostic) {
+	if r.reported[d] {
+		return
+	}
+	r.reported[d] = true
+	r.diags = append(r.diags, d)
 }
 
 // resolve follows YAML aliases.
@@ -77,11 +101,18 @@ func (r *reader) fields(n *yaml.Node, what string, known ...string) (map[string]
 	return out, true
 }
 
-// unknownKey warns about key node k, suggesting the closest known key.
+// unknownKey reports key node k: an error when it is a typo of a known key (the author meant
+// to set something, and the run would go on with the default), else a warning, with the
+// closest known key suggested.
 func (r *reader) unknownKey(k *yaml.Node, what string, known []string) {
 	msg := fmt.Sprintf("%s: unknown key %q", what, k.Value)
-	if s := suggest(k.Value, known); s != "" {
+	s := suggest(k.Value, known)
+	if s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	if s != "" && isTypo(k.Value, s) {
+		r.errorf(k, "%s", msg)
+		return
 	}
 	r.warnf(k, "%s", msg)
 }
@@ -95,6 +126,21 @@ func keyNode(n *yaml.Node, key string) *yaml.Node {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
 			return n.Content[i]
+		}
+	}
+	return n
+}
+
+// valueNode returns the value of key in a mapping (the mapping itself when absent), for
+// positions.
+func valueNode(n *yaml.Node, key string) *yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return n
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
 		}
 	}
 	return n
@@ -125,7 +171,7 @@ func (r *reader) str(n *yaml.Node, what string) (string, bool) {
 		r.errorf(n, "%s must be a string, not %s", what, kindOf(n))
 		return "", false
 	}
-	return r.interp(n.Value), true
+	return r.interp(n, n.Value), true
 }
 
 // optStr reads an optional string field.
@@ -149,7 +195,7 @@ func (r *reader) num(n *yaml.Node, what string) (float64, bool) {
 		r.errorf(n, "%s must be a number, not %s", what, kindOf(n))
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(r.interp(n.Value)), 64)
+	f, err := strconv.ParseFloat(strings.TrimSpace(r.interp(n, n.Value)), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		r.errorf(n, "%s must be a number, not %q", what, n.Value)
 		return 0, false
@@ -173,7 +219,7 @@ func (r *reader) integer(n *yaml.Node, what string) (int, bool) {
 func (r *reader) boolean(n *yaml.Node, what string) (bool, bool) {
 	n = resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode {
-		switch strings.ToLower(strings.TrimSpace(r.interp(n.Value))) {
+		switch strings.ToLower(strings.TrimSpace(r.interp(n, n.Value))) {
 		case "true", "yes", "on":
 			return true, true
 		case "false", "no", "off":
@@ -185,17 +231,26 @@ func (r *reader) boolean(n *yaml.Node, what string) (bool, bool) {
 }
 
 // value decodes a node into plain Go values (map[string]any, []any, string, int, float64,
-// bool), with env interpolation on strings.
+// bool), with env interpolation on strings. Expansion is bounded over the whole load.
 func (r *reader) value(n *yaml.Node) any {
 	n = resolve(n)
 	if n == nil {
+		return nil
+	}
+	if r.decoded++; r.decoded > maxDecoded {
+		if r.decoded == maxDecoded+1 {
+			r.errorf(n, "the file expands to more than %d values; evalgate stops decoding here", maxDecoded)
+		}
 		return nil
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := map[string]any{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			m[n.Content[i].Value] = r.value(n.Content[i+1])
+			k := n.Content[i].Value
+			restore := r.enterField(k)
+			m[k] = r.value(n.Content[i+1])
+			restore()
 		}
 		return m
 	case yaml.SequenceNode:
@@ -220,7 +275,11 @@ func (r *reader) value(n *yaml.Node) any {
 			b, _ := strconv.ParseBool(strings.ToLower(n.Value))
 			return b
 		}
-		return coerce(r.interp(n.Value), n.Value)
+		v := r.interp(n, n.Value)
+		if r.field.targets && credentialField(r.field.key) && v != "" {
+			r.secrets = append(r.secrets, v)
+		}
+		return coerce(v, n.Value)
 	}
 	return nil
 }
@@ -247,23 +306,49 @@ func suggest(s string, known []string) string {
 	return best
 }
 
-// distance is the Levenshtein edit distance.
+// isTypo reports whether s is a slip of the keyboard for known rather than a different word:
+// the same letters in another case, one letter changed or two swapped (weigth, requried,
+// comand), or, for keys longer than four letters, one letter added or dropped (treshold,
+// base_ur, grader_taget), or two slips in a key of ten letters or more. A plural such as
+// "tags" for "tag" counts only past four letters, so short custom keys stay warnings.
+func isTypo(s, known string) bool {
+	s = strings.ToLower(s)
+	d := distance(s, known)
+	switch {
+	case d == 0:
+		return true
+	case d == 1 && len(s) == len(known):
+		return true
+	case d == 1:
+		return len(known) > 4
+	case d == 2:
+		return len(known) >= 10
+	}
+	return false
+}
+
+// distance is the optimal-string-alignment edit distance: insertions, deletions,
+// substitutions and swaps of adjacent letters each cost 1.
 func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev = cur
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }

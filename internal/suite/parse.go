@@ -20,7 +20,8 @@ type defaults struct {
 	input        []Message
 	inputFiles   []string
 	graders      []*Grader
-	prompt       string // promptfoo prompts[0]
+	prompt       *yaml.Node // promptfoo prompts[0], rendered per test
+	promptFile   string     // the file prompt was read from
 	threshold    *float64
 	rubricPrompt string
 	vars         map[string]any
@@ -74,9 +75,11 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 	}
 	s := &Suite{Path: r.file, Dir: r.dir, Format: r.format, Target: "default"}
 	s.Name = r.optStr(f, "name", "suite")
+	nameNode := f["name"]
 	if s.Name == "" {
-		s.Name = defaultName(path)
+		s.Name, nameNode = defaultName(path), root
 	}
+	r.checkName(nameNode, "suite name", s.Name)
 	s.Description = r.optStr(f, "description", "suite")
 	if r.format == FormatLegacy {
 		r.warnf(root, "legacy AgentV format (evalcases, input_messages, execution.evaluators): evalgate runs it; AgentV 4.x expects tests, input and assertions")

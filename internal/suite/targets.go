@@ -1,8 +1,10 @@
 package suite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -12,6 +14,8 @@ import (
 type TargetsFile struct {
 	Path    string
 	Targets []*TargetConfig
+	// secrets are the values interpolated into credential fields.
+	secrets []string
 }
 
 // TargetConfig is one entry of targets.yaml, AgentV field names.
@@ -28,7 +32,47 @@ type TargetConfig struct {
 	Settings map[string]any
 	// Dir is the directory of the targets file: relative paths in Settings resolve against it.
 	Dir string
-	Pos Pos
+	// Root is the repository root: files named in Settings must be read inside it (ReadFileIn).
+	Root string
+	// Unset names, per setting (a dotted path for nested keys: "api_key", "env.GH_TOKEN"), the
+	// ${{ VAR }} it referenced that was unset or empty. Such a setting reads as "", and must
+	// not silently fall back to a vendor default: see UnsetError.
+	Unset map[string]string
+	Pos   Pos
+	// keyPos are the positions of the entry's keys.
+	keyPos map[string]Pos
+}
+
+// UnsetError is the error for a setting whose ${{ VAR }} was not set, nil when it was (or
+// when the setting interpolated nothing): "targets.yaml:4:5: target gpt: api_key:
+// ${{ MY_KEY }} is not set (set the MY_KEY environment variable)".
+func (t *TargetConfig) UnsetError(key string) error {
+	v, ok := t.Unset[key]
+	if !ok {
+		return nil
+	}
+	pos, ok := t.keyPos[strings.SplitN(key, ".", 2)[0]]
+	if !ok {
+		pos = t.Pos
+	}
+	return fmt.Errorf("%s: target %s: %s: ${{ %s }} is not set (set the %s environment variable)", pos, t.Name, key, v, v)
+}
+
+// Secrets are the values interpolated into credential fields (api_key, tokens, env values of
+// credential-looking variables), and the values written in credential fields: the publisher
+// masks and scrubs them. Values shorter than 4 bytes are left out: scrubbing them would
+// garble every text, and no real credential is that short.
+func (f *TargetsFile) Secrets() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range f.secrets {
+		if len(s) >= 4 && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Lookup returns the target with the given name, following use_target aliases.
@@ -53,7 +97,7 @@ func (f *TargetsFile) Lookup(name string) (*TargetConfig, bool) {
 var targetsNames = []string{"targets.yaml", "targets.yml", filepath.Join(".agentv", "targets.yaml"), filepath.Join(".agentv", "targets.yml")}
 
 // FindTargets walks up from the eval file's directory to root and returns the first targets
-// file found, or "".
+// file found, or "". A link is returned as found: loading it checks where it leads.
 func FindTargets(evalPath, root string) string {
 	dir, err := filepath.Abs(filepath.Dir(evalPath))
 	if err != nil {
@@ -65,7 +109,7 @@ func FindTargets(evalPath, root string) string {
 	for {
 		for _, n := range targetsNames {
 			p := filepath.Join(dir, n)
-			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			if fi, err := os.Lstat(p); err == nil && !fi.IsDir() {
 				return p
 			}
 		}
@@ -79,14 +123,43 @@ func FindTargets(evalPath, root string) string {
 // providerAliases map AgentV's provider aliases onto the names evalgate dispatches on.
 var providerAliases = map[string]string{
 	"azure-openai": "azure", "google": "gemini", "google-gemini": "gemini", "claude-code": "claude",
-	"codex-cli": "codex", "copilot": "copilot-cli",
+	"codex-cli": "codex", "copilot": "copilot-cli", "copilot_sdk": "copilot-sdk", "pi": "pi-coding-agent",
+	"cc-mirror": "claude-cli",
 }
 
-// LoadTargets parses a targets.yaml: a targets: list of entries with name and provider, every
-// field kept in Settings with ${{ VAR }} interpolated.
+// LoadTargets parses a targets.yaml with the root assumed by DefaultRoot.
+//
+// Deprecated: use LoadTargetsWith and name the repository root.
 func LoadTargets(path string, getenv func(string) string) (*TargetsFile, Diagnostics) {
-	r := newReader(path, LoadOptions{Getenv: getenv})
-	data, err := r.readFile(path)
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	return LoadTargetsWith(path, LoadOptions{Root: DefaultRoot(filepath.Dir(abs)), Getenv: getenv})
+}
+
+// LoadTargetsWith parses a targets.yaml: a targets: list of entries with name and provider,
+// every field kept in Settings with ${{ VAR }} interpolated. The file, and the files its
+// entries name (mock replies, replay outputs), must lie inside opts.Root ("" = DefaultRoot),
+// symbolic links included. Credential-looking variables may be interpolated only into
+// credential fields; a key that is a typo of one the provider reads is an error.
+func LoadTargetsWith(path string, opts LoadOptions) (tf *TargetsFile, ds Diagnostics) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	if opts.Root == "" {
+		opts.Root = DefaultRoot(filepath.Dir(abs))
+	}
+	r := newReader(path, opts)
+	defer func() {
+		if p := recover(); p != nil {
+			r.panicked(p)
+			tf, ds = nil, r.diags
+		}
+		r.done(ds)
+	}()
+	data, err := r.readFile(abs)
 	if err != nil {
 		r.reportf("%v", err)
 		return nil, r.diags
@@ -104,29 +177,12 @@ func LoadTargets(path string, getenv func(string) string) (*TargetsFile, Diagnos
 		r.errorf(root, "targets file needs a targets: list")
 		return nil, r.diags
 	}
-	abs, _ := filepath.Abs(path)
-	tf := &TargetsFile{Path: abs}
+	tf = &TargetsFile{Path: abs}
 	seen := map[string]bool{}
 	for _, n := range list.Content {
-		settings, ok := r.value(n).(map[string]any)
-		if !ok {
-			r.errorf(n, "a target must be a mapping, not %s", kindOf(resolve(n)))
+		t := r.target(n)
+		if t == nil {
 			continue
-		}
-		t := &TargetConfig{Settings: settings, Dir: filepath.Dir(abs), Pos: r.pos(n)}
-		t.Name, _ = settings["name"].(string)
-		t.Provider, _ = settings["provider"].(string)
-		t.Provider = strings.ToLower(t.Provider)
-		if a, ok := providerAliases[t.Provider]; ok {
-			t.Provider = a
-		}
-		t.GraderTarget, _ = settings["grader_target"].(string)
-		if t.GraderTarget == "" {
-			t.GraderTarget, _ = settings["judge_target"].(string)
-		}
-		t.UseTarget, _ = settings["use_target"].(string)
-		if w, ok := settings["workers"].(int); ok {
-			t.Workers = w
 		}
 		switch {
 		case t.Name == "":
@@ -142,5 +198,57 @@ func LoadTargets(path string, getenv func(string) string) (*TargetsFile, Diagnos
 		seen[t.Name] = true
 		tf.Targets = append(tf.Targets, t)
 	}
+	tf.secrets = r.secrets
 	return tf, r.diags
+}
+
+// target reads one targets.yaml entry.
+func (r *reader) target(n *yaml.Node) *TargetConfig {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		r.errorf(n, "a target must be a mapping, not %s", kindOf(n))
+		return nil
+	}
+	r.field, r.unset = field{targets: true}, map[string]string{}
+	settings, _ := r.value(n).(map[string]any)
+	unset := r.unset
+	r.field, r.unset = field{}, nil
+	t := &TargetConfig{Settings: settings, Dir: r.dir, Root: r.opts.Root, Pos: r.pos(n), keyPos: map[string]Pos{}}
+	if len(unset) > 0 {
+		t.Unset = unset
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		t.keyPos[n.Content[i].Value] = r.pos(n.Content[i])
+	}
+	t.Name, _ = settings["name"].(string)
+	t.Provider, _ = settings["provider"].(string)
+	t.Provider = strings.ToLower(t.Provider)
+	if a, ok := providerAliases[t.Provider]; ok {
+		t.Provider = a
+	}
+	t.GraderTarget, _ = settings["grader_target"].(string)
+	if t.GraderTarget == "" {
+		t.GraderTarget, _ = settings["judge_target"].(string)
+	}
+	t.UseTarget, _ = settings["use_target"].(string)
+	if w, ok := settings["workers"].(int); ok {
+		t.Workers = w
+	}
+	if t.Name != "" && containsControl(t.Name) {
+		r.checkName(valueNode(n, "name"), "target name", t.Name)
+	}
+	r.targetKeys(n, t)
+	r.targetFiles(n, t)
+	return t
+}
+
+// targetFiles checks that the files an entry names stay inside the root, so the error points
+// at the line that names them.
+func (r *reader) targetFiles(n *yaml.Node, t *TargetConfig) {
+	keys := map[string][]string{"mock": {"replies"}, "replay": {"outputs", "fixtures", "execution_traces"}}[t.Provider]
+	for _, k := range keys {
+		if s, ok := t.Settings[k].(string); ok && s != "" {
+			r.path(valueNode(n, k), s)
+		}
+	}
 }

@@ -20,6 +20,9 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 		r.errorf(n, "test has no id")
 		return nil
 	}
+	if !r.checkName(f["id"], "test id", t.ID) {
+		return nil
+	}
 	// Per-test vars apply to the test's own strings only.
 	if v, ok := f["vars"]; ok {
 		if m, ok := r.value(v).(map[string]any); ok {
@@ -80,8 +83,11 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 		t.Input = append(t.Input, r.messages(f["input"], "input", "user")...)
 	case f["input_messages"] != nil:
 		t.Input = append(t.Input, r.messages(f["input_messages"], "input_messages", "user")...)
-	case d.prompt != "":
-		t.Input = append(t.Input, Message{Role: "user", Content: r.interp(d.prompt)})
+	case d.prompt != nil:
+		saved := r.file
+		r.file = d.promptFile
+		t.Input = append(t.Input, Message{Role: "user", Content: r.interp(d.prompt, d.prompt.Value)})
+		r.file = saved
 	}
 	if fl, ok := f["input_files"]; ok {
 		files := r.files(fl, "input_files")
@@ -178,6 +184,10 @@ func (r *reader) messages(n *yaml.Node, what, defaultRole string) []Message {
 	n = resolve(n)
 	switch n.Kind {
 	case yaml.ScalarNode:
+		if what == "input" && (n.Tag == "!!int" || n.Tag == "!!float" || n.Tag == "!!bool") {
+			r.errorf(n, "input must be text, a message or a list of messages, not %s (quote it to send it as text)", kindOf(n))
+			return nil
+		}
 		s, _ := r.str(n, what)
 		return []Message{{Role: defaultRole, Content: s}}
 	case yaml.MappingNode:

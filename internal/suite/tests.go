@@ -2,8 +2,9 @@ package suite
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -41,7 +42,7 @@ func (r *reader) testNodes(n *yaml.Node, what string) []*yaml.Node {
 
 // testFiles loads tests from a path, glob or directory named in the suite.
 func (r *reader) testFiles(n *yaml.Node, ref string) []*yaml.Node {
-	ref = strings.TrimPrefix(r.interp(ref), "file://")
+	ref = strings.TrimPrefix(r.interp(n, ref), "file://")
 	pattern, ok := r.path(n, ref)
 	if !ok {
 		return nil
@@ -50,7 +51,7 @@ func (r *reader) testFiles(n *yaml.Node, ref string) []*yaml.Node {
 	if strings.ContainsAny(ref, "*?[") {
 		delete(r.refs, r.rel(pattern))
 		var err error
-		if matches, err = filepath.Glob(pattern); err != nil || len(matches) == 0 {
+		if matches, err = r.glob(pattern); err != nil || len(matches) == 0 {
 			r.errorf(n, "no files match %s", ref)
 			return nil
 		}
@@ -61,7 +62,7 @@ func (r *reader) testFiles(n *yaml.Node, ref string) []*yaml.Node {
 		if _, ok := r.path(n, m); !ok {
 			continue
 		}
-		fi, err := os.Stat(m)
+		fi, err := r.stat(m)
 		if err != nil {
 			r.errorf(n, "tests file %s: %v", ref, err)
 			continue
@@ -80,7 +81,7 @@ func (r *reader) testFiles(n *yaml.Node, ref string) []*yaml.Node {
 func (r *reader) testsFromFile(n *yaml.Node, path string) []*yaml.Node {
 	data, err := r.readFile(path)
 	if err != nil {
-		r.errorf(n, "tests file %s: %v", r.rel(path), err)
+		r.errorf(n, "tests file: %s", r.fileErr(path, err))
 		return nil
 	}
 	if strings.EqualFold(filepath.Ext(path), ".jsonl") {
@@ -106,19 +107,31 @@ func (r *reader) testsFromFile(n *yaml.Node, path string) []*yaml.Node {
 // caseDirs reads a directory whose subdirectories each hold case.yaml (the test id defaults
 // to the directory name; a workspace/ subdirectory is its workspace template).
 func (r *reader) caseDirs(n *yaml.Node, dir string) []*yaml.Node {
-	entries, err := os.ReadDir(dir)
+	entries, err := r.readDir(dir)
 	if err != nil {
 		r.errorf(n, "tests directory %s: %v", r.rel(dir), err)
 		return nil
 	}
 	var out []*yaml.Node
 	for _, e := range entries {
+		sub := filepath.Join(dir, e.Name())
 		if !e.IsDir() {
-			continue
+			if e.Type()&fs.ModeSymlink == 0 {
+				continue
+			}
+			// A linked case directory is read when the link stays inside the root.
+			fi, err := r.stat(sub)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				r.errorf(n, "tests directory %s: %v", r.rel(dir), err)
+				continue
+			}
+			if err != nil || !fi.IsDir() {
+				continue
+			}
 		}
 		for _, name := range []string{"case.yaml", "case.yml"} {
-			p := filepath.Join(dir, e.Name(), name)
-			if _, err := os.Stat(p); err != nil {
+			p := filepath.Join(sub, name)
+			if !exists(p) {
 				continue
 			}
 			nodes := r.testsFromFileMapping(n, p)
@@ -126,8 +139,8 @@ func (r *reader) caseDirs(n *yaml.Node, dir string) []*yaml.Node {
 				break
 			}
 			setDefault(nodes, "id", e.Name())
-			if fi, err := os.Stat(filepath.Join(dir, e.Name(), "workspace")); err == nil && fi.IsDir() {
-				ws, _ := filepath.Rel(r.dir, filepath.Join(dir, e.Name(), "workspace"))
+			if fi, err := r.stat(filepath.Join(sub, "workspace")); err == nil && fi.IsDir() {
+				ws, _ := filepath.Rel(r.dir, filepath.Join(sub, "workspace"))
 				setDefault(nodes, "workspace", ws)
 			}
 			out = append(out, nodes)
@@ -140,7 +153,7 @@ func (r *reader) caseDirs(n *yaml.Node, dir string) []*yaml.Node {
 func (r *reader) testsFromFileMapping(n *yaml.Node, path string) *yaml.Node {
 	data, err := r.readFile(path)
 	if err != nil {
-		r.errorf(n, "%s: %v", r.rel(path), err)
+		r.errorf(n, "%s", r.fileErr(path, err))
 		return nil
 	}
 	saved := r.file
@@ -190,7 +203,11 @@ func (r *reader) withFile(n *yaml.Node) func() {
 // jsonlRows parses JSONL test rows; each line's nodes carry that line's number.
 func (r *reader) jsonlRows(data []byte, path string) []*yaml.Node {
 	file := r.rel(path)
+	saved := r.file
+	r.file = file
+	defer func() { r.file = saved }()
 	var out []*yaml.Node
+	var used int64 // the node budget is the file's, across its rows
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -205,8 +222,11 @@ func (r *reader) jsonlRows(data []byte, path string) []*yaml.Node {
 			r.diags = append(r.diags, Diagnostic{Pos: Pos{File: file, Line: i + 1}, Severity: Error, Message: err.Error()})
 			continue
 		}
+		shiftLines(&doc, i)
+		if !r.checkBudget(&doc, &used) {
+			return out
+		}
 		n := resolve(&doc)
-		shiftLines(n, i)
 		r.tagFile(n, file)
 		out = append(out, n)
 	}
@@ -225,16 +245,16 @@ func (r *reader) parseJSONL(data []byte, path string) (*Suite, Diagnostics) {
 	rows := r.jsonlRows(data, path)
 	sidecar := strings.TrimSuffix(path, filepath.Ext(path)) + ".yaml"
 	root := &yaml.Node{Kind: yaml.MappingNode}
-	if _, err := os.Stat(sidecar); err == nil {
-		if b, err := r.readFile(sidecar); err == nil {
-			saved := r.file
-			r.file = r.rel(sidecar)
-			if n := r.parseYAML(b); n != nil {
-				root = n
-			}
-			r.file = saved
-			r.refs[r.rel(sidecar)] = true
+	if exists(sidecar) {
+		saved := r.file
+		r.file = r.rel(sidecar)
+		if b, err := r.readFile(sidecar); err != nil {
+			r.reportf("%v", err)
+		} else if n := r.parseYAML(b); n != nil {
+			root = n
 		}
+		r.file = saved
+		r.refs[r.rel(sidecar)] = true
 	}
 	r.format = FormatJSONL
 	s := r.suite(root, path, rows)
@@ -251,5 +271,5 @@ func sortStrings(s []string) { sort.Strings(s) }
 
 // reportf is a helper for errors about a file rather than a node.
 func (r *reader) reportf(format string, args ...any) {
-	r.diags = append(r.diags, Diagnostic{Pos: Pos{File: r.file}, Severity: Error, Message: fmt.Sprintf(format, args...)})
+	r.report(Diagnostic{Pos: Pos{File: r.file}, Severity: Error, Message: fmt.Sprintf(format, args...)})
 }

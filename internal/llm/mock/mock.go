@@ -8,12 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/jsonl"
 	"github.com/evalgate/evalgate/internal/llm"
+	"github.com/evalgate/evalgate/internal/suite"
 )
 
 // Row is one recorded reply. Empty Suite and Grader, and nil Sample and Attempt, match any.
@@ -38,9 +38,30 @@ type Client struct {
 
 var _ llm.Client = (*Client)(nil)
 
+// MaxRepliesSize bounds a replies file.
+const MaxRepliesSize = 256 << 20
+
+// Option configures New.
+type Option func(*options)
+
+type options struct{ root string }
+
+// WithRoot confines the replies file to root, the repository: a path or a symbolic link that
+// leads outside it is refused. Without it the root is suite.DefaultRoot(dir).
+func WithRoot(root string) Option {
+	return func(o *options) { o.root = root }
+}
+
 // New builds a mock from a targets.yaml entry's settings: response, replies (a JSONL path
-// relative to dir), delay_ms, error, usage {input, output}.
-func New(settings map[string]any, dir string) (*Client, error) {
+// relative to dir, read inside the root), delay_ms, error, usage {input, output}.
+func New(settings map[string]any, dir string, opts ...Option) (*Client, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.root == "" {
+		o.root = suite.DefaultRoot(dir)
+	}
 	c := &Client{}
 	if r, ok := settings["response"]; ok {
 		c.response = text(r)
@@ -49,7 +70,7 @@ func New(settings map[string]any, dir string) (*Client, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		rows, err := load(p)
+		rows, err := load(o.root, p)
 		if err != nil {
 			return nil, err
 		}
@@ -67,8 +88,8 @@ func New(settings map[string]any, dir string) (*Client, error) {
 	return c, nil
 }
 
-func load(path string) ([]*Row, error) {
-	data, err := os.ReadFile(path)
+func load(root, path string) ([]*Row, error) {
+	data, err := suite.ReadFileIn(root, path, MaxRepliesSize)
 	if err != nil {
 		return nil, fmt.Errorf("mock replies: %w", err)
 	}

@@ -68,3 +68,56 @@ func TestMockBadFile(t *testing.T) {
 		t.Fatal("missing file accepted")
 	}
 }
+
+func TestRepliesStayInTheRoot(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	root, targets := filepath.Join(base, "repo"), filepath.Join(base, "repo", ".agentv")
+	if err := os.MkdirAll(filepath.Join(root, "recorded"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(targets, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "secret.jsonl"), []byte(`{"test_id":"a","reply":"TOPSECRET"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "recorded", "ok.jsonl"), []byte(`{"test_id":"a","reply":"fine"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"abs.jsonl": filepath.Join(base, "secret.jsonl"), "rel.jsonl": "../../secret.jsonl", "in.jsonl": "ok.jsonl"} {
+		if err := os.Symlink(target, filepath.Join(root, "recorded", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name, replies string
+		opts          []Option
+		want          string // "" = loads
+	}{
+		{"inside, default root", "../recorded/ok.jsonl", nil, ""},
+		{"link inside", "../recorded/in.jsonl", []Option{WithRoot(root)}, ""},
+		{"absolute link out", "../recorded/abs.jsonl", []Option{WithRoot(root)}, "recorded/abs.jsonl is a symbolic link to " + filepath.Join(base, "secret.jsonl")},
+		{"relative link out, default root", "../recorded/rel.jsonl", nil, "recorded/rel.jsonl is a symbolic link to ../../secret.jsonl, which leads outside"},
+		{"path out", "../../secret.jsonl", []Option{WithRoot(root)}, "is outside the repository root"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := New(map[string]any{"replies": tt.replies}, targets, tt.opts...)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp, err := c.Complete(context.Background(), &llm.Request{Tag: llm.Tag{TestID: "a"}})
+				if err != nil || resp.Text != "fine" {
+					t.Fatalf("%v %v", resp, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "TOPSECRET") {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

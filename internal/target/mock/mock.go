@@ -33,7 +33,7 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 			settings[k] = v
 		}
 	}
-	c, err := llmmock.New(settings, cfg.Dir)
+	c, err := llmmock.New(settings, cfg.Dir, llmmock.WithRoot(cfg.Root))
 	if err != nil {
 		return nil, err
 	}

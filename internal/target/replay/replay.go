@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/jsonl"
@@ -51,8 +50,12 @@ type Target struct {
 
 var _ target.Target = (*Target)(nil)
 
+// MaxOutputsSize bounds an outputs file: recorded outputs carry whole diffs and transcripts.
+const MaxOutputsSize = 1 << 30
+
 // New loads the outputs file named by `outputs:` (alias `fixtures:`), relative to the targets
-// file's directory.
+// file's directory and read inside cfg.Root (suite.DefaultRoot of that directory when unset):
+// a path or a symbolic link that leads outside the repository is refused.
 func New(cfg *suite.TargetConfig) (*Target, error) {
 	name, _ := cfg.Settings["outputs"].(string)
 	if name == "" {
@@ -65,7 +68,11 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(cfg.Dir, path)
 	}
-	data, err := os.ReadFile(path)
+	root := cfg.Root
+	if root == "" {
+		root = suite.DefaultRoot(cfg.Dir)
+	}
+	data, err := suite.ReadFileIn(root, path, MaxOutputsSize)
 	if err != nil {
 		return nil, fmt.Errorf("replay target %s: %w", cfg.Name, err)
 	}

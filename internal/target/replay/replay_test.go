@@ -69,3 +69,40 @@ func TestReplayBadFile(t *testing.T) {
 		t.Fatal("missing outputs accepted")
 	}
 }
+
+func TestOutputsStayInTheRoot(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	root := filepath.Join(base, "repo")
+	if err := os.MkdirAll(filepath.Join(root, ".agentv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "secret.jsonl"), []byte(`{"test_id":"a","answer":"TOPSECRET"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../secret.jsonl", filepath.Join(root, "out.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/proc/self/environ", filepath.Join(root, "env.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, outputs, root, want string
+	}{
+		{"relative link out", "../out.jsonl", root, "out.jsonl is a symbolic link to ../secret.jsonl, which leads outside the repository root"},
+		{"link to the environment", "../env.jsonl", root, "env.jsonl is a symbolic link to /proc/self/environ"},
+		{"default root", "../out.jsonl", "", "out.jsonl is a symbolic link"},
+		{"path out", "../../secret.jsonl", root, "is outside the repository root"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := &suite.TargetConfig{Name: "rec", Provider: "replay", Dir: filepath.Join(root, ".agentv"), Root: tt.root,
+				Settings: map[string]any{"outputs": tt.outputs}}
+			_, err := New(cfg)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "TOPSECRET") {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,63 @@
+package suite
+
+import "strings"
+
+// field says where interpolated text lands. Only targets.yaml sets it: eval files have no
+// credential fields at all.
+type field struct {
+	targets bool   // reading a targets.yaml entry
+	path    string // dotted key path inside the entry ("api_key", "env.GH_TOKEN", "byok.api_key")
+	key     string // the last key of path
+	cred    bool   // a credential field: credential-looking variables may be interpolated here
+}
+
+// enterField moves the interpolation context into mapping key k (targets.yaml only) and
+// returns the function that moves it back.
+func (r *reader) enterField(k string) func() {
+	if !r.field.targets {
+		return func() {}
+	}
+	saved := r.field
+	r.field.path, r.field.key = k, k
+	if saved.path != "" {
+		r.field.path = saved.path + "." + k
+	}
+	// env values are handed to the agent explicitly: that is what they are for.
+	r.field.cred = saved.cred || credentialField(k) || saved.path == "env"
+	return func() { r.field = saved }
+}
+
+// looksLikeCredential reports whether an environment variable's name says it holds a secret:
+// the Actions runtime's own (INPUT_*, ACTIONS_*), or a name with TOKEN, SECRET, PASSWORD,
+// PASSWD, CREDENTIAL or PRIVATE in it, or a KEY, PAT or AUTH word (OPENAI_API_KEY, GH_PAT).
+func looksLikeCredential(name string) bool {
+	u := strings.ToUpper(name)
+	if strings.HasPrefix(u, "INPUT_") || strings.HasPrefix(u, "ACTIONS_") {
+		return true
+	}
+	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	for _, seg := range strings.Split(u, "_") {
+		switch seg {
+		case "KEY", "APIKEY", "ACCESSKEY", "PAT", "AUTH", "AUTHORIZATION":
+			return true
+		}
+	}
+	return false
+}
+
+// credentialField reports whether a targets.yaml key holds a credential by nature: api_key,
+// and the tokens and secrets agent providers read (bearer_token, github_token, …). Words are
+// matched whole, so max_output_tokens is not one.
+func credentialField(key string) bool {
+	for _, seg := range strings.FieldsFunc(strings.ToLower(key), func(c rune) bool { return c == '_' || c == '-' }) {
+		switch seg {
+		case "key", "apikey", "token", "secret", "password", "passwd", "credential", "credentials", "pat", "authorization":
+			return true
+		}
+	}
+	return false
+}
