@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,12 +15,10 @@ import (
 	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/event"
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
-
-// secretVars are masked in the job log before anything else is printed.
-var secretVars = []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY"}
 
 // actionOptions are the flags of `evalgate action`; the inputs come from INPUT_* variables.
 type actionOptions struct {
@@ -74,13 +73,19 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	if err != nil {
 		return usageErr("%w", err)
 	}
-	if !*dryRun {
-		for _, v := range append([]string{"INPUT_GITHUB_TOKEN"}, secretVars...) {
-			if s := getenv(v); s != "" {
-				act.AddMask(s)
+	// Every credential is masked in the job log before anything else is printed, and
+	// scrubbed from everything evalgate posts or writes; the set grows as targets files
+	// interpolate more.
+	scrub := redact.New()
+	addSecrets := func(values []string) {
+		scrub.Add(values...)
+		if !*dryRun {
+			for _, v := range values {
+				act.AddMask(v)
 			}
 		}
 	}
+	addSecrets(credentials(e))
 	ev, err := event.Load(getenv, os.ReadFile)
 	if err != nil {
 		return usageErr("%w", err)
@@ -96,12 +101,14 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		return usageErr("repository directory: %w", err)
 	}
 	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Out: e.stdout, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "",
-		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }}
+		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub}
 	if !*dryRun {
 		if in.Token == "" {
 			return usageErr("input github_token is empty (the default is ${{ github.token }})")
 		}
-		gh, err := github.New(&http.Client{Timeout: time.Minute}, ev.APIURL, in.Token, e.github)
+		ghOpts := e.github
+		ghOpts.Scrub = scrub.String
+		gh, err := github.New(&http.Client{Timeout: time.Minute}, ev.APIURL, in.Token, ghOpts)
 		if err != nil {
 			return usageErr("%w", err)
 		}
@@ -123,9 +130,19 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	if err != nil {
 		return err
 	}
-	w := newWiring(wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
-		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr})
-	d.Execute = func(ctx context.Context, _ action.Trust, suites []*suite.Suite, loadErrs []*result.SuiteResult) (*result.Run, error) {
+	wc := wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
+		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr, onSecrets: addSecrets}
+	d.Execute = func(ctx context.Context, trust action.Trust, suites []*suite.Suite, loadErrs []*result.SuiteResult) (*result.Run, error) {
+		wc := wc
+		if trust.ForkCode {
+			// A stranger's code runs with the job's secrets: it must neither read replies the
+			// repository's runs cached nor leave replies for them, and vendor keys go only to
+			// hosts the base branch configures.
+			wc.llm.Cache = nil
+			wc.llm.AllowHost = forkHosts(ctx, e, root, ev.BaseSHA, targetsFiles(wc, suites))
+			fmt.Fprintln(e.stderr, "evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts")
+		}
+		w := newWiring(wc)
 		defer w.closeWorkspaces(context.WithoutCancel(ctx))
 		plan, err := w.preflight(suites)
 		if err != nil {
@@ -139,6 +156,20 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// targetsFiles lists the targets files the suites use.
+func targetsFiles(c wireConfig, suites []*suite.Suite) []string {
+	w := newWiring(c)
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range suites {
+		if p := w.targetsPath(s); p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func orPatterns(p []string) []string {

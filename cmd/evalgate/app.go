@@ -46,6 +46,9 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// environ lists the environment, so every credential in it can be masked; nil (tests)
+	// falls back to the well-known credential variables, read through getenv.
+	environ func() []string
 	// github tunes the GitHub client (tests shorten the write spacing).
 	github github.Options
 }

@@ -233,15 +233,19 @@ func TestNothingFoundSaysWhy(t *testing.T) {
 	t.Parallel()
 	dir := writeRepo(t, map[string]string{
 		"greeter/greeter.eval.yaml": mockSuite("greeter", nil, "hello"),
-		"greeter/notes.yaml":        "a: 1\n",
+		"notes/notes.yaml":          "a: 1\n",
 		"targets.yaml":              mockTargets,
 	})
-	code, _, stderr := invoke(t, "run", "--root", dir, filepath.Join(dir, "greeter"))
+	// A directory argument finds every eval file below it, evals/ or not.
+	if code, _, stderr := invoke(t, "run", "--root", dir, filepath.Join(dir, "greeter")); code != 0 {
+		t.Fatalf("greeter/: exit %d, want 0\n%s", code, stderr)
+	}
+	code, _, stderr := invoke(t, "run", "--root", dir, filepath.Join(dir, "notes"))
 	if code != 2 {
 		t.Fatalf("exit %d, want 2\n%s", code, stderr)
 	}
-	for _, w := range []string{"no eval files found in", "searched " + filepath.Join(dir, "greeter") + " for **/evals/**/*.eval.yaml",
-		"greeter.eval.yaml: not inside an evals/ directory below", "notes.yaml: the name is not *.eval.yaml"} {
+	for _, w := range []string{"no eval files found in " + filepath.Join(dir, "notes"), "looked for **/*.eval.yaml",
+		"1 YAML/JSONL file(s) there have other names: " + filepath.Join(dir, "notes", "notes.yaml"), "name an eval file NAME.eval.yaml"} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, stderr)
 		}

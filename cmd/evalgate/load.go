@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,16 +28,14 @@ func loadSuites(paths []string, root string, getenv func(string) string, w io.Wr
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	files, err := suite.Discover(paths, suite.DefaultPatterns)
+	d, err := suite.Search(paths, suite.DefaultPatterns)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, noEvalFiles(paths, suite.DefaultPatterns)
 	case err != nil:
 		return nil, usageErr("discover eval files: %w", err)
-	case len(files) == 0:
-		return nil, noEvalFiles(paths, suite.DefaultPatterns)
+	case len(d.Files) == 0:
+		return nil, usageErr("%s", d.Explain())
 	}
-	return loadFiles(files, root, getenv, w)
+	return loadFiles(d.Files, root, getenv, w)
 }
 
 // loadFiles loads eval files, printing every diagnostic to w.

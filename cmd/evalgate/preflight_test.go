@@ -59,14 +59,14 @@ func TestConfigMistakesExitTwoBeforeAnyModelCall(t *testing.T) {
 			suite: strings.Replace(judgedSuite, "    input:", "    execution:\n      target: judeg\n    input:", 1),
 			want:  []string{`evals/s.eval.yaml:3:5: error: test t1: execution.target "judeg" is not defined in targets.yaml (did you mean "judge"?)`}},
 		{name: "unknown suite execution.target", targets: vendorTargets, suite: "execution:\n  target: gpt\n" + judgedSuite,
-			want: []string{`evals/s.eval.yaml: error: execution.target "gpt" is not defined in targets.yaml`}},
+			want: []string{`evals/s.eval.yaml:2:11: error: execution.target "gpt" is not defined in targets.yaml`}},
 		{name: "grader target undefined", targets: vendorTargets,
 			suite: strings.Replace(judgedSuite, "      - type: rubrics\n", "      - type: rubrics\n        target: judgee\n", 1),
 			want:  []string{`evals/s.eval.yaml:6:9: error: grader target "judgee" is not defined in targets.yaml (did you mean "judge"?)`}},
 		{name: "grader_target undefined", targets: strings.Replace(vendorTargets, "grader_target: judge", "grader_target: jugde", 1), suite: judgedSuite,
 			want: []string{`targets.yaml:2:5: error: target default: grader_target "jugde" is not defined in targets.yaml (did you mean "judge"?)`}},
 		{name: "missing API key", targets: vendorTargets, suite: judgedSuite, env: map[string]string{"OPENAI_KEY": ""},
-			want: []string{"targets.yaml:2:5: error: target default (openai): api_key is not set"}},
+			want: []string{"targets.yaml:2:5: error: target default (openai): api_key: ${{ OPENAI_KEY }} is not set (set the OPENAI_KEY environment variable)"}},
 		{name: "grader setting", targets: vendorTargets,
 			suite: judgedSuite + "      - type: latency\n        threshold: -5\n",
 			want:  []string{"evals/s.eval.yaml:10:9: error: grader latency: threshold must not be negative"}},
@@ -153,7 +153,7 @@ func TestValidateCatchesABadTargetReference(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("exit %d, want 2\n%s\n%s", code, stdout, stderr)
 	}
-	for _, w := range []string{`evals/a.eval.yaml: error: execution.target "defualt" is not defined in targets.yaml (did you mean "default"?)`, "3 files, 1 errors"} {
+	for _, w := range []string{`evals/a.eval.yaml:2:11: error: execution.target "defualt" is not defined in targets.yaml (did you mean "default"?)`, "3 files, 1 errors"} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, stdout)
 		}

@@ -51,7 +51,11 @@ func (w *wiring) targetRef(s *suite.Suite, t *suite.Test) ref {
 	case t.Target != "":
 		return ref{name: t.Target, what: "test " + t.ID + ": execution.target", pos: t.Pos}
 	case s.Target != "" && s.Target != "default":
-		return ref{name: s.Target, what: "execution.target", pos: suite.Pos{File: s.Path}}
+		pos := s.TargetPos
+		if pos.File == "" {
+			pos = suite.Pos{File: s.Path, Line: 1, Col: 1}
+		}
+		return ref{name: s.Target, what: "execution.target", pos: pos}
 	}
 	return ref{name: "default", what: defaultTarget, pos: suite.Pos{File: s.Path}}
 }

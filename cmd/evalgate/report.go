@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/evalgate/evalgate/internal/redact"
+
 	"fmt"
 	"os"
 
@@ -9,17 +11,22 @@ import (
 )
 
 // report prints the run and writes the report files.
-func report(e env, o *runOptions, root string, run *result.Run, failOn reports.FailOn) (*reports.Comparison, error) {
+func report(e env, o *runOptions, root string, run *result.Run, failOn reports.FailOn, scrub *redact.Redactor) (*reports.Comparison, error) {
 	cmp, err := baseline(o.baseline, run)
 	if err != nil {
 		return nil, err
 	}
+	// Credentials an agent echoed stay out of CI logs and report files here too.
+	out := scrub.Writer(e.stdout)
 	if o.format == "json" {
-		err = reports.WriteResults(e.stdout, run)
+		err = reports.WriteResults(out, run)
 	} else {
 		width, isTerm := terminal(e)
-		err = reports.Table(e.stdout, run, reports.TableOptions{FailOn: failOn, Baseline: cmp, Width: width,
+		err = reports.Table(out, run, reports.TableOptions{FailOn: failOn, Baseline: cmp, Width: width,
 			Color: isTerm && e.getenv("NO_COLOR") == ""})
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		return nil, fmt.Errorf("print results: %w", err)
@@ -32,6 +39,8 @@ func report(e env, o *runOptions, root string, run *result.Run, failOn reports.F
 		Summary: reports.SummaryOptions{FailOn: failOn, Baseline: cmp},
 		Check:   reports.CheckOptions{FailOn: failOn, Baseline: cmp, RepoRoot: root},
 		JUnit:   reports.JUnitOptions{FailOn: failOn},
+		Root:    root,
+		Scrub:   scrub,
 	}
 	if err := reports.WriteAll(o.out, run, opts); err != nil {
 		return nil, fmt.Errorf("write reports to %s: %w", o.out, err)

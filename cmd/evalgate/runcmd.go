@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/engine"
+	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
 )
 
@@ -39,7 +42,7 @@ func newRunCmd(e env, st *cliState) *cobra.Command {
 test, print the per-criterion table (or results.json with --format json) on stdout and exit
 with the gate's verdict: 0 passed, 1 failed, 2 usage or configuration error, 130 interrupted.
 
-Directories are searched with AgentV's patterns (` + patternsText() + `);
+A directory is searched for every eval file below it (` + strings.Join(suite.DefaultPatterns, ", ") + `);
 a .yaml, .yml or .jsonl file named explicitly is loaded as it is. Progress goes to stderr.
 Configuration mistakes (a missing targets file, an unknown target or judge, a missing API key)
 are reported before any model is called.`,
@@ -131,8 +134,10 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	scrub := redact.New(credentials(e)...)
 	w := newWiring(wireConfig{root: root, targets: o.sel.targets, target: o.sel.target, judge: o.sel.judge,
-		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr})
+		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr,
+		onSecrets: func(v []string) { scrub.Add(v...) }})
 	plan, err := w.preflight(suites)
 	if err != nil {
 		return err
@@ -154,7 +159,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	// started.
 	w.closeWorkspaces(context.WithoutCancel(ctx))
 	failOn, _ := reports.ParseFailOn(o.failOn)
-	cmp, err := report(e, o, root, run, failOn)
+	cmp, err := report(e, o, root, run, failOn, scrub)
 	if err != nil {
 		return err
 	}

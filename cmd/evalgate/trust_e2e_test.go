@@ -53,6 +53,16 @@ func (r *runner) write(files map[string]string) {
 	}
 }
 
+// read returns a workspace file's content.
+func (r *runner) read(name string) string {
+	r.t.Helper()
+	b, err := os.ReadFile(filepath.Join(r.env["GITHUB_WORKSPACE"], name))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return string(b)
+}
+
 // prEventAt is a pull request event whose head is sha.
 func prEventAt(fork bool, sha string) map[string]any {
 	ev := prEvent(fork)
@@ -115,7 +125,9 @@ func TestTrustForkPullRequestTarget(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		allow bool
-	}{{"refused by default", false}, {"runs with allow_fork_code", true}} {
+		// moveHost points the fork's judge at a host the base branch does not configure.
+		moveHost bool
+	}{{"refused by default", false, false}, {"runs with allow_fork_code", true, false}, {"fork moves the vendor key to its own host", true, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := githubtest.New(t)
@@ -123,26 +135,46 @@ func TestTrustForkPullRequestTarget(t *testing.T) {
 			srv.Files = []map[string]any{{"filename": "evals/fork/greet.eval.yaml"}}
 			r := newRunner(t, srv, "pull_request_target", nil)
 			judgedByVendor(r, vendor)
-			r.setEvent("pull_request_target", prEventAt(true, r.head))
+			// The base branch configures the judge's host; the fork's head is a commit on top.
+			base := commitWorkspace(t, r)
+			if tc.moveHost {
+				r.env["EVIL_URL"] = "http://127.0.0.2:9"
+				r.write(map[string]string{"evals/fork/targets.yaml": strings.Replace(r.read("evals/fork/targets.yaml"), "${{ FAKE_URL }}", "${{ EVIL_URL }}", 1)})
+			} else {
+				r.write(map[string]string{"evals/fork/NOTES.md": "a fork's change\n"})
+			}
+			r.head = commitWorkspace(t, r)
+			ev := prEventAt(true, r.head)
+			ev["pull_request"].(map[string]any)["base"].(map[string]any)["sha"] = base
+			r.setEvent("pull_request_target", ev)
 			if tc.allow {
 				r.env["INPUT_ALLOW_FORK_CODE"] = "true"
 			}
 			code, log := r.run()
-			if !tc.allow {
+			switch {
+			case !tc.allow:
 				if code != 0 || len(srv.Requests()) != 0 || vendor.Count() != 0 {
 					t.Fatalf("exit %d, %d GitHub requests, %d vendor calls: a fork ran with the job's secrets\n%s", code, len(srv.Requests()), vendor.Count(), log)
 				}
 				if s := r.file(r.summary); !strings.Contains(s, "allow_fork_code") || !strings.Contains(s, "mallory/agents") {
 					t.Fatalf("summary does not explain the refusal:\n%s", s)
 				}
-				return
-			}
-			cr := lastCheck(t, srv)
-			if code != 0 || cr.HeadSHA != r.head || cr.Conclusion != "success" || vendor.Count() == 0 {
-				t.Fatalf("exit %d, check %+v, %d vendor calls\n%s", code, cr, vendor.Count(), log)
-			}
-			if !strings.Contains(log, "running code from the fork mallory/agents with this job's secrets") {
-				t.Fatalf("the opt-in is not logged:\n%s", log)
+			case tc.moveHost:
+				cr := lastCheck(t, srv)
+				if code != exitUsage || cr.Conclusion == "success" || vendor.Count() != 0 {
+					t.Fatalf("exit %d, check %+v, %d vendor calls: the fork chose where the key goes\n%s", code, cr, vendor.Count(), log)
+				}
+				if !strings.Contains(log, "127.0.0.2 is not one of them") {
+					t.Fatalf("the refusal does not name the host:\n%s", log)
+				}
+			default:
+				cr := lastCheck(t, srv)
+				if code != 0 || cr.HeadSHA != r.head || cr.Conclusion != "success" || vendor.Count() == 0 {
+					t.Fatalf("exit %d, check %+v, %d vendor calls\n%s", code, cr, vendor.Count(), log)
+				}
+				if !strings.Contains(log, "running code from the fork mallory/agents with this job's secrets") || !strings.Contains(log, "reply cache off") {
+					t.Fatalf("the opt-in is not logged:\n%s", log)
+				}
 			}
 		})
 	}

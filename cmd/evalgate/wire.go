@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -34,8 +35,9 @@ type wiring struct {
 	llm provider.Options
 
 	// runID is the eval_run_id workspace hooks receive; log hears their warnings.
-	runID string
-	log   io.Writer
+	runID     string
+	log       io.Writer
+	onSecrets func([]string)
 
 	mu       sync.Mutex
 	managers map[*suite.Workspace]*workspace.Manager
@@ -60,12 +62,15 @@ type wireConfig struct {
 	llm                          provider.Options
 	log                          io.Writer
 	now                          func() time.Time
+	// onSecrets hears the credentials each targets file interpolates, as it is loaded, so
+	// they can be masked and scrubbed.
+	onSecrets func([]string)
 }
 
 func newWiring(c wireConfig) *wiring {
 	c.llm.Getenv = c.getenv
 	return &wiring{root: c.root, targetsFlag: c.targets, targetFlag: c.target, judgeFlag: c.judge, getenv: c.getenv,
-		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now),
+		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now), onSecrets: c.onSecrets,
 		managers: map[*suite.Workspace]*workspace.Manager{},
 		files:    map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
 }
@@ -75,13 +80,7 @@ var llmProviders = map[string]bool{"mock": true, "openai": true, "azure": true, 
 
 // targetsFor loads (once) the targets file that applies to a suite.
 func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
-	path := w.targetsFlag
-	if path == "" {
-		path = s.TargetsFile
-	}
-	if path == "" {
-		path = suite.FindTargets(s.Path, w.root)
-	}
+	path := w.targetsPath(s)
 	if path == "" {
 		return nil, &configError{pos: suite.Pos{File: s.Path}, msg: fmt.Sprintf(
 			"no targets file: looked for targets.yaml, targets.yml, .agentv/targets.yaml and .agentv/targets.yml in %s and every directory above it up to %s (add .agentv/targets.yaml, or pass --targets FILE)",
@@ -92,12 +91,19 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 	if f, ok := w.files[path]; ok {
 		return f, nil
 	}
-	f, diags := suite.LoadTargets(path, w.getenv)
-	// Positions in a targets file are relative to its directory; readers start at the root.
+	// A targets file in the repository reads only files inside it; one named with --targets
+	// outside the repository (the user's own choice) is confined to its own directory.
 	abs, _ := filepath.Abs(path)
-	for i := range diags {
-		if p := &diags[i].Pos; p.File != "" && !filepath.IsAbs(p.File) {
-			p.File = rel(w.root, filepath.Join(filepath.Dir(abs), p.File))
+	root := w.root
+	if !inside(w.root, abs) {
+		root = filepath.Dir(abs)
+	}
+	f, diags := suite.LoadTargetsWith(path, suite.LoadOptions{Root: root, Getenv: w.getenv})
+	if root != w.root {
+		for i := range diags {
+			if p := &diags[i].Pos; p.File != "" && !filepath.IsAbs(p.File) {
+				p.File = rel(w.root, filepath.Join(root, p.File))
+			}
 		}
 	}
 	if diags.HasErrors() {
@@ -109,7 +115,26 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 		}
 	}
 	w.files[path] = f
+	if w.onSecrets != nil {
+		w.onSecrets(f.Secrets())
+	}
 	return f, nil
+}
+
+// targetsPath is the targets file that applies to a suite ("" = none found).
+func (w *wiring) targetsPath(s *suite.Suite) string {
+	for _, p := range []string{w.targetsFlag, s.TargetsFile} {
+		if p != "" {
+			return p
+		}
+	}
+	return suite.FindTargets(s.Path, w.root)
+}
+
+// inside reports whether path lies in dir.
+func inside(dir, path string) bool {
+	r, err := filepath.Rel(dir, path)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // target resolves the target a test runs against.
@@ -199,7 +224,7 @@ func (w *wiring) newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
 	}
 	switch cfg.Provider {
 	case "mock":
-		c, err := llmmock.New(cfg.Settings, cfg.Dir)
+		c, err := llmmock.New(cfg.Settings, cfg.Dir, llmmock.WithRoot(cfg.Root))
 		if err != nil {
 			return nil, fmt.Errorf("judge %s: %w", cfg.Name, err)
 		}

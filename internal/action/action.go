@@ -136,6 +136,11 @@ func Run(ctx context.Context, in Inputs, d Deps) int {
 		}
 		return exitConfig
 	}
+	if err != nil && cause == nil {
+		// The run stopped early with a complete result (an unreachable model endpoint): the
+		// results say which tests did not run; the log says why, once.
+		d.logf("evalgate: %v", err)
+	}
 	run.Context = &result.Context{Repository: ev.Owner + "/" + ev.Repo, SHA: p.sha, PR: p.pr, Event: ev.Name, RunURL: ev.RunURL(), CheckURL: pub.checkURL}
 	for _, s := range run.Suites {
 		s.Why = why[s.Path]

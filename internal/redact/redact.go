@@ -9,33 +9,52 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Mask replaces every scrubbed value.
 const Mask = "***"
 
-// minLen is the shortest value treated as a secret: scrubbing "1" or "ab" everywhere would
-// wreck the report without protecting anything a real credential needs.
-const minLen = 4
+// minLen is the shortest value treated as a secret: scrubbing "true" or "fail" everywhere
+// would wreck the reports, and no real credential is that short.
+const minLen = 8
 
 // credentialName matches variable names that hold credentials by convention: tokens, keys,
 // secrets, passwords, and everything the runner passes as an input or an Actions credential.
-var credentialName = regexp.MustCompile(`(?i)^(INPUT_|ACTIONS_)|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL|PRIVATE|(^|_)(API_?KEY|KEY|KEYS|PAT)(_|$)`)
+var credentialName = regexp.MustCompile(`(?i)^(INPUT_|ACTIONS_)|TOKEN|SECRET|PASSW(OR)?D|CREDENTIAL|PRIVATE|(^|_)(API_?KEY|ACCESS_?KEY|KEY|KEYS|PAT|AUTH|AUTHORIZATION)(_|$)`)
 
 // IsCredentialName reports whether an environment variable name looks like it holds a
 // credential (OPENAI_API_KEY, INPUT_GITHUB_TOKEN, ACTIONS_RUNTIME_TOKEN, DB_PASSWORD, …).
 func IsCredentialName(name string) bool { return credentialName.MatchString(name) }
 
-// Redactor scrubs a fixed set of secret values. The zero value and nil scrub nothing.
+// Redactor scrubs a set of secret values, which may grow (Add) as credentials are found.
+// It is safe for concurrent use. The zero value and nil scrub nothing.
 type Redactor struct {
+	mu      sync.RWMutex
+	values  []string // as given to New and Add
 	r       *strings.Replacer
-	secrets []string // longest first
+	secrets []string // the forms scrubbed, longest first
 	longest int
 }
 
 // New returns a Redactor for values (empty and very short values are ignored). Each value is
 // also scrubbed in its JSON-escaped form, which is how it appears inside results.json.
 func New(values ...string) *Redactor {
+	r := &Redactor{}
+	r.Add(values...)
+	return r
+}
+
+// Add extends the set of values scrubbed from now on.
+func (r *Redactor) Add(values ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.values = append(r.values, values...)
+	r.r, r.secrets, r.longest = build(r.values)
+}
+
+// build makes the replacer for values.
+func build(values []string) (*strings.Replacer, []string, int) {
 	seen := map[string]bool{}
 	var all []string
 	add := func(v string) {
@@ -52,7 +71,7 @@ func New(values ...string) *Redactor {
 		}
 	}
 	if len(all) == 0 {
-		return &Redactor{}
+		return nil, nil, 0
 	}
 	// Longest first, so a secret that contains another is masked whole.
 	sort.Slice(all, func(i, j int) bool { return len(all[i]) > len(all[j]) })
@@ -60,61 +79,105 @@ func New(values ...string) *Redactor {
 	for _, v := range all {
 		pairs = append(pairs, v, Mask)
 	}
-	return &Redactor{r: strings.NewReplacer(pairs...), secrets: all, longest: len(all[0])}
+	return strings.NewReplacer(pairs...), all, len(all[0])
 }
 
-// FromEnviron returns a Redactor for the values of every credential-looking variable in
-// environ ("NAME=value" pairs, as os.Environ returns them), plus extra values.
+// FromEnviron returns a Redactor for Credentials(environ) plus extra values.
 func FromEnviron(environ []string, extra ...string) *Redactor {
-	values := append([]string(nil), extra...)
+	return New(append(Credentials(environ), extra...)...)
+}
+
+// Credentials returns the values of every credential-looking variable in environ
+// ("NAME=value" pairs, as os.Environ returns them). The runner's INPUT_ and ACTIONS_ prefixes
+// are set aside first: INPUT_CHECK_NAME holds a check's name, INPUT_GITHUB_TOKEN a token.
+func Credentials(environ []string) []string {
+	var values []string
 	for _, kv := range environ {
-		if k, v, ok := strings.Cut(kv, "="); ok && IsCredentialName(k) {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		if rest, found := cutPrefixFold(k, "INPUT_", "ACTIONS_"); found {
+			k = rest
+		}
+		if IsCredentialName(k) && len(strings.TrimSpace(v)) >= minLen {
 			values = append(values, v)
 		}
 	}
-	return New(values...)
+	return values
+}
+
+// cutPrefixFold strips the first of prefixes that s starts with, ignoring case.
+func cutPrefixFold(s string, prefixes ...string) (string, bool) {
+	for _, p := range prefixes {
+		if len(s) > len(p) && strings.EqualFold(s[:len(p)], p) {
+			return s[len(p):], true
+		}
+	}
+	return s, false
 }
 
 // Empty reports whether the Redactor has nothing to scrub.
-func (r *Redactor) Empty() bool { return r == nil || r.r == nil }
+func (r *Redactor) Empty() bool {
+	if r == nil {
+		return true
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.r == nil
+}
+
+// state is a consistent snapshot of what is scrubbed.
+func (r *Redactor) state() (*strings.Replacer, []string, int) {
+	if r == nil {
+		return nil, nil, 0
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.r, r.secrets, r.longest
+}
 
 // String returns s with every secret replaced by Mask.
 func (r *Redactor) String(s string) string {
-	if r.Empty() {
-		return s
+	if rep, _, _ := r.state(); rep != nil {
+		return rep.Replace(s)
 	}
-	return r.r.Replace(s)
+	return s
 }
 
 // Bytes returns b with every secret replaced by Mask.
 func (r *Redactor) Bytes(b []byte) []byte {
-	if r.Empty() {
-		return b
+	if rep, _, _ := r.state(); rep != nil {
+		return []byte(rep.Replace(string(b)))
 	}
-	return []byte(r.r.Replace(string(b)))
+	return b
 }
 
 // Writer scrubs what is written through it before passing it to w. It holds back the last
 // few bytes of each write until it knows they do not start a secret, so Close must be called
 // to flush them.
 func (r *Redactor) Writer(w io.Writer) io.WriteCloser {
-	return &writer{r: r, w: w}
+	rep, secrets, longest := r.state()
+	return &writer{rep: rep, secrets: secrets, longest: longest, w: w}
 }
 
+// writer scrubs with a snapshot of the Redactor taken when it was made.
 type writer struct {
-	r       *Redactor
+	rep     *strings.Replacer
+	secrets []string
+	longest int
 	w       io.Writer
 	pending []byte
 }
 
 func (w *writer) Write(p []byte) (int, error) {
-	if w.r.Empty() {
+	if w.rep == nil {
 		return w.w.Write(p)
 	}
 	w.pending = append(w.pending, p...)
 	// A secret can straddle writes: keep a tail as long as the longest secret minus one and
 	// emit the scrubbed rest, cut where no secret (or start of one) crosses the cut.
-	keep := w.r.longest - 1
+	keep := w.longest - 1
 	if len(w.pending) <= keep {
 		return len(p), nil
 	}
@@ -122,7 +185,7 @@ func (w *writer) Write(p []byte) (int, error) {
 	if cut == 0 {
 		return len(p), nil
 	}
-	if _, err := io.WriteString(w.w, w.r.String(string(w.pending[:cut]))); err != nil {
+	if _, err := io.WriteString(w.w, w.rep.Replace(string(w.pending[:cut]))); err != nil {
 		return 0, err
 	}
 	w.pending = append(w.pending[:0], w.pending[cut:]...)
@@ -135,8 +198,8 @@ func (w *writer) safeCut(cut int) int {
 	s := string(w.pending)
 	for {
 		moved := false
-		for start := max(0, cut-w.r.longest+1); start < cut && !moved; start++ {
-			for _, sec := range w.r.secrets {
+		for start := max(0, cut-w.longest+1); start < cut && !moved; start++ {
+			for _, sec := range w.secrets {
 				end := min(len(s), start+len(sec))
 				if end > cut && strings.HasPrefix(sec, s[start:end]) {
 					cut, moved = start, true
@@ -154,7 +217,11 @@ func (w *writer) Close() error {
 	if len(w.pending) == 0 {
 		return nil
 	}
-	_, err := io.WriteString(w.w, w.r.String(string(w.pending)))
+	s := string(w.pending)
+	if w.rep != nil {
+		s = w.rep.Replace(s)
+	}
+	_, err := io.WriteString(w.w, s)
 	w.pending = nil
 	return err
 }

@@ -14,7 +14,7 @@ func TestIsCredentialName(t *testing.T) {
 		"ACTIONS_ID_TOKEN_REQUEST_URL": true, "DB_PASSWORD": true, "MY_SECRET_VALUE": true,
 		"GH_PAT": true, "KEY": true, "SIGNING_KEY_ID": true, "input_judge": true, "apikey": true,
 		"PATH": false, "HOME": false, "MONKEY": false, "OPENAI_BASE_URL": false, "MODEL": false,
-		"GITHUB_SHA": false, "KEYBOARD": false, "PATCH_LEVEL": false,
+		"GITHUB_SHA": false, "KEYBOARD": false, "PATCH_LEVEL": false, "HF_AUTH": true, "AWS_ACCESSKEY": true, "RUNNER_TOKEN": true,
 	} {
 		if got := IsCredentialName(name); got != want {
 			t.Errorf("IsCredentialName(%q) = %v, want %v", name, got, want)
@@ -24,12 +24,12 @@ func TestIsCredentialName(t *testing.T) {
 
 func TestString(t *testing.T) {
 	t.Parallel()
-	r := New("sk-abc123", "sk-abc123456", "", "ab", `pa"ss\word`)
+	r := New("sk-abc123", "sk-abc123456", "", "abcdefg", `pa"ss\word`)
 	tests := map[string]string{
 		"key sk-abc123 end":     "key *** end",
 		"key sk-abc123456 end":  "key *** end", // the longer secret is masked whole
 		"no secret here":        "no secret here",
-		"ab stays":              "ab stays",
+		"abcdefg stays":         "abcdefg stays", // too short to be a credential
 		`json "pa\"ss\\word"`:   `json "***"`,
 		"raw pa\"ss\\word done": "raw *** done",
 	}
@@ -46,9 +46,10 @@ func TestString(t *testing.T) {
 
 func TestFromEnviron(t *testing.T) {
 	t.Parallel()
-	r := FromEnviron([]string{"OPENAI_API_KEY=sk-live-1", "PATH=/usr/bin", "INPUT_GITHUB_TOKEN=ghs_x1", "NOEQUALS"}, "extra-secret")
-	got := r.String("sk-live-1 /usr/bin ghs_x1 extra-secret")
-	if got != "*** /usr/bin *** ***" {
+	r := FromEnviron([]string{"OPENAI_API_KEY=sk-live-1234", "PATH=/usr/bin/x", "INPUT_GITHUB_TOKEN=ghs_x1234567",
+		"INPUT_CHECK_NAME=evalgate-check", "ACTIONS_RUNTIME_TOKEN=rt_12345678", "ACTIONS_CACHE_URL=https://cache.example/", "NOEQUALS"}, "extra-secret")
+	got := r.String("sk-live-1234 /usr/bin/x ghs_x1234567 extra-secret evalgate-check rt_12345678 https://cache.example/")
+	if got != "*** /usr/bin/x *** *** evalgate-check *** https://cache.example/" {
 		t.Fatalf("got %q", got)
 	}
 }
@@ -57,8 +58,8 @@ func TestFromEnviron(t *testing.T) {
 // and byte by byte: the output must equal String of the whole text.
 func TestWriterSplits(t *testing.T) {
 	t.Parallel()
-	r := New("secret-one", "secret-one-two", "tok_777")
-	text := "a secret-one b secret-one-two c secret-on tok_77 tok_777secret-one end sec"
+	r := New("secret-one", "secret-one-two", "tok_7777")
+	text := "a secret-one b secret-one-two c secret-on tok_777 tok_7777secret-one end sec"
 	want := r.String(text)
 	for cut := 0; cut <= len(text); cut++ {
 		var out bytes.Buffer
@@ -85,7 +86,19 @@ func TestWriterSplits(t *testing.T) {
 	if out.String() != want {
 		t.Fatalf("byte by byte: %q, want %q", out.String(), want)
 	}
-	if strings.Contains(out.String(), "secret-one") || strings.Contains(out.String(), "tok_777") {
+	if strings.Contains(out.String(), "secret-one") || strings.Contains(out.String(), "tok_7777") {
 		t.Fatal("a secret leaked")
+	}
+}
+
+func TestAddGrows(t *testing.T) {
+	t.Parallel()
+	r := New()
+	if !r.Empty() || r.String("late-secret") != "late-secret" {
+		t.Fatal("an empty Redactor must pass text through")
+	}
+	r.Add("late-secret")
+	if r.Empty() || r.String("x late-secret") != "x ***" {
+		t.Fatalf("after Add: %q", r.String("x late-secret"))
 	}
 }

@@ -1,6 +1,10 @@
 package suite
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/redact"
+)
 
 // field says where interpolated text lands. Only targets.yaml sets it: eval files have no
 // credential fields at all.
@@ -27,27 +31,9 @@ func (r *reader) enterField(k string) func() {
 	return func() { r.field = saved }
 }
 
-// looksLikeCredential reports whether an environment variable's name says it holds a secret:
-// the Actions runtime's own (INPUT_*, ACTIONS_*), or a name with TOKEN, SECRET, PASSWORD,
-// PASSWD, CREDENTIAL or PRIVATE in it, or a KEY, PAT or AUTH word (OPENAI_API_KEY, GH_PAT).
-func looksLikeCredential(name string) bool {
-	u := strings.ToUpper(name)
-	if strings.HasPrefix(u, "INPUT_") || strings.HasPrefix(u, "ACTIONS_") {
-		return true
-	}
-	for _, w := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE"} {
-		if strings.Contains(u, w) {
-			return true
-		}
-	}
-	for _, seg := range strings.Split(u, "_") {
-		switch seg {
-		case "KEY", "APIKEY", "ACCESSKEY", "PAT", "AUTH", "AUTHORIZATION":
-			return true
-		}
-	}
-	return false
-}
+// looksLikeCredential reports whether an environment variable's name says it holds a secret
+// (one rule for the whole program: redact.IsCredentialName).
+func looksLikeCredential(name string) bool { return redact.IsCredentialName(name) }
 
 // credentialField reports whether a targets.yaml key holds a credential by nature: api_key,
 // and the tokens and secrets agent providers read (bearer_token, github_token, …). Words are

@@ -110,11 +110,11 @@ func (r *reader) promptfooSuite(f map[string]*yaml.Node, s *Suite, d *defaults) 
 		if p.Kind == yaml.SequenceNode && len(p.Content) > 0 {
 			first := resolve(p.Content[0])
 			if first.Kind == yaml.ScalarNode {
-				s.Target = first.Value
+				s.Target, s.TargetPos = first.Value, r.pos(first)
 			} else if pf, _ := r.quietFields(first); pf != nil {
 				for _, k := range []string{"label", "id"} {
 					if v := pf[k]; v != nil && s.Target == "default" {
-						s.Target = v.Value
+						s.Target, s.TargetPos = v.Value, r.pos(v)
 					}
 				}
 			}

@@ -54,6 +54,8 @@ type Suite struct {
 
 	// Target is the suite's default target name (execution.target, root target, or "default").
 	Target string
+	// TargetPos is where Target was set (zero for the "default" fallback).
+	TargetPos Pos `json:"-"`
 	// Threshold is execution.threshold: the pass threshold for the suite's tests, nil = default.
 	Threshold *float64
 	// Workers is execution.workers, 0 = not set.

@@ -86,7 +86,7 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 	}
 	d := &defaults{}
 	if t := r.optStr(f, "target", "suite"); t != "" {
-		s.Target = t
+		s.Target, s.TargetPos = t, r.pos(f["target"])
 	}
 	if n, ok := f["execution"]; ok {
 		r.execution(n, s, d)
@@ -159,7 +159,7 @@ func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
 		return
 	}
 	if t := r.optStr(f, "target", "execution"); t != "" {
-		s.Target = t
+		s.Target, s.TargetPos = t, r.pos(f["target"])
 	}
 	if w, ok := f["workers"]; ok {
 		if v, ok := r.integer(w, "execution.workers"); ok {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -47,7 +48,7 @@ func Resolve(cfg *suite.TargetConfig, getenv func(string) string) (*Endpoint, er
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	s := &settings{m: cfg.Settings}
+	s := &settings{m: cfg.Settings, unset: cfg.Unset}
 	var keyVar string
 	ep := &Endpoint{Provider: cfg.Provider, Format: s.str("api_format")}
 	switch cfg.Provider {
@@ -154,6 +155,19 @@ func retryPolicy(s *settings) retry.Policy {
 // than dated api-versions on deployment URLs.
 func (ep *Endpoint) azureV1() bool {
 	return ep.Version == "v1" || ep.Version == "preview"
+}
+
+// Host is the host the API key is sent to: the configured URL's, or the vendor's default.
+func (ep *Endpoint) Host() string {
+	raw := ep.BaseURL
+	if raw == "" && ep.Provider == "anthropic" {
+		raw = "https://api.anthropic.com"
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	return u.Hostname()
 }
 
 // URL is the base URL the vendor client is given.

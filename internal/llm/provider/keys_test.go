@@ -1,6 +1,7 @@
 package provider_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,7 @@ func TestUnsetReferenceFromTargetsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	getenv := env(map[string]string{"OPENAI_API_KEY": "sk-default"})
-	tf, diags := suite.LoadTargets(path, getenv)
+	tf, diags := suite.LoadTargetsWith(path, suite.LoadOptions{Getenv: getenv})
 	if tf == nil || len(tf.Targets) != 1 {
 		t.Fatalf("load: %v", diags)
 	}
@@ -66,12 +67,37 @@ func TestUnsetReferenceFromTargetsFile(t *testing.T) {
 	if err == nil {
 		t.Fatalf("api_key resolved to %q", ep.APIKey)
 	}
-	if !strings.Contains(err.Error(), "target gpt (openai): api_key is empty") {
+	if !strings.Contains(err.Error(), "target gpt (openai): api_key: ${{ MY_KEY }} is not set (set the MY_KEY environment variable)") {
 		t.Fatalf("error %q", err)
 	}
 	set := env(map[string]string{"OPENAI_API_KEY": "sk-default", "MY_KEY": "sk-mine"})
-	tf, _ = suite.LoadTargets(path, set)
+	tf, _ = suite.LoadTargetsWith(path, suite.LoadOptions{Getenv: set})
 	if ep, err := provider.Resolve(tf.Targets[0], set); err != nil || ep.APIKey != "sk-mine" {
 		t.Fatalf("with MY_KEY set: %+v, %v", ep, err)
+	}
+}
+
+func TestAllowHost(t *testing.T) {
+	t.Parallel()
+	allow := func(h string) error {
+		if h != "api.openai.com" && h != "api.anthropic.com" {
+			return fmt.Errorf("host %s is not allowed", h)
+		}
+		return nil
+	}
+	for _, tt := range []struct {
+		provider string
+		settings map[string]any
+		wantErr  string
+	}{
+		{"openai", map[string]any{"model": "m", "api_key": "k"}, ""},
+		{"anthropic", map[string]any{"model": "m", "api_key": "k"}, ""},
+		{"openai", map[string]any{"model": "m", "api_key": "k", "base_url": "https://evil.example/v1"}, "host evil.example is not allowed"},
+	} {
+		cfg := &suite.TargetConfig{Name: "t", Provider: tt.provider, Settings: tt.settings}
+		_, err := provider.New(cfg, provider.Options{AllowHost: allow})
+		if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("%s %v: err %v, want %q", tt.provider, tt.settings, err, tt.wantErr)
+		}
 	}
 }

@@ -43,6 +43,9 @@ type Options struct {
 	// Warn hears about problems that do not stop the run (no price for a model, a cache
 	// entry that could not be written).
 	Warn func(string)
+	// AllowHost, when set, vets the host an endpoint's API key would be sent to: an error
+	// stops the client from being built (fork code may name any base_url).
+	AllowHost func(host string) error
 }
 
 // Client is a built client and the endpoint it talks to.
@@ -57,6 +60,11 @@ func New(cfg *suite.TargetConfig, opts Options) (*Client, error) {
 	ep, err := Resolve(cfg, opts.Getenv)
 	if err != nil {
 		return nil, err
+	}
+	if opts.AllowHost != nil {
+		if err := opts.AllowHost(ep.Host()); err != nil {
+			return nil, fmt.Errorf("%s: target %s: %w", cfg.Pos, cfg.Name, err)
+		}
 	}
 	hc := opts.HTTPClient
 	if hc == nil {

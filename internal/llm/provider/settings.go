@@ -9,8 +9,10 @@ import (
 // settings reads typed values from a targets.yaml entry, where ${{ VAR }} interpolation can
 // turn a number into a string.
 type settings struct {
-	m    map[string]any
-	errs []string
+	m map[string]any
+	// unset names the variable each setting's ${{ VAR }} referenced that was not set.
+	unset map[string]string
+	errs  []string
 }
 
 // str returns the first of keys that is set, as a string.
@@ -46,6 +48,10 @@ func (s *settings) orEnv(getenv func(string) string, keys []string, vars ...stri
 		return v
 	}
 	for _, k := range keys {
+		if name, ok := s.unset[k]; ok {
+			s.errs = append(s.errs, fmt.Sprintf("%s: ${{ %s }} is not set (set the %s environment variable)", k, name, name))
+			return ""
+		}
 		if s.written(k) {
 			msg := fmt.Sprintf("%s is empty: is the variable its ${{ }} names set?", k)
 			if len(vars) > 0 {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/redact"
+	"github.com/evalgate/evalgate/internal/suite"
+)
+
+// knownCredentials are read when the environment cannot be listed (tests pass only getenv).
+var knownCredentials = []string{"INPUT_GITHUB_TOKEN", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+	"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY"}
+
+// credentials are the job's credentials: the values of every credential-looking variable of
+// the environment. The wiring adds what targets files interpolate as they are loaded.
+func credentials(e env) []string {
+	if e.environ != nil {
+		return redact.Credentials(e.environ())
+	}
+	var values []string
+	for _, k := range knownCredentials {
+		if v := e.getenv(k); v != "" {
+			values = append(values, v)
+		}
+	}
+	return values
+}
+
+// vendorHostVars name the hosts a workflow itself configures for the vendors.
+var vendorHostVars = []string{"OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "AZURE_OPENAI_ENDPOINT"}
+
+// forkHosts is the host policy when a fork's code runs with secrets (allow_fork_code): a
+// vendor key goes only to the vendors' own hosts, hosts the workflow's environment names, and
+// hosts the base commit's targets files name. A fork can change targets.yaml; it cannot
+// change the base branch or the workflow.
+func forkHosts(ctx context.Context, e env, root, baseSHA string, targetsFiles []string) func(string) error {
+	allowed := map[string]bool{"api.openai.com": true, "api.anthropic.com": true}
+	addURL := func(raw string) {
+		if u, err := url.Parse(strings.TrimSpace(raw)); err == nil && u.Hostname() != "" {
+			allowed[strings.ToLower(u.Hostname())] = true
+		}
+	}
+	for _, v := range vendorHostVars {
+		addURL(e.getenv(v))
+	}
+	for _, f := range baseTargets(ctx, e, root, baseSHA, targetsFiles) {
+		for _, t := range f.Targets {
+			for _, k := range []string{"base_url", "endpoint"} {
+				if s, ok := t.Settings[k].(string); ok {
+					addURL(s)
+				}
+			}
+		}
+	}
+	return func(host string) error {
+		if allowed[strings.ToLower(host)] {
+			return nil
+		}
+		return fmt.Errorf("fork code runs with this job's secrets (allow_fork_code), so a vendor key goes only to hosts the base branch configures; %s is not one of them", host)
+	}
+}
+
+// baseTargets reads the base commit's version of each targets file (git show), skipping
+// files the base does not have or that do not load.
+func baseTargets(ctx context.Context, e env, root, baseSHA string, paths []string) []*suite.TargetsFile {
+	if baseSHA == "" {
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "evalgate-base-targets-")
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(dir)
+	var out []*suite.TargetsFile
+	for i, p := range paths {
+		p, err := filepath.Abs(p)
+		if err != nil || !inside(root, p) {
+			continue
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			continue
+		}
+		b, err := exec.CommandContext(ctx, "git", "-C", root, "show", baseSHA+":"+filepath.ToSlash(rel)).Output()
+		if err != nil {
+			continue
+		}
+		tmp := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(p)))
+		if os.WriteFile(tmp, b, 0o600) != nil {
+			continue
+		}
+		if f, diags := suite.LoadTargetsWith(tmp, suite.LoadOptions{Root: dir, Getenv: e.getenv}); f != nil && !diags.HasErrors() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
