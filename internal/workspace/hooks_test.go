@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -81,7 +82,7 @@ func TestRunHookStdinCwdAndEnv(t *testing.T) {
 			stdin, cwd, env := filepath.Join(out, "stdin.json"), filepath.Join(out, "cwd"), filepath.Join(out, "env")
 			h := hook(3, "cat > "+q(stdin)+"; pwd -P > "+q(cwd)+"; printf %s \"$AGENTV_WORKSPACE_PATH\" > "+q(env))
 			h.Cwd = tc.cwd
-			if err := RunHook(context.Background(), tc.stage, h, tc.in, dir); err != nil {
+			if _, err := RunHook(context.Background(), tc.stage, h, tc.in, dir); err != nil {
 				t.Fatal(err)
 			}
 			got := readJSON(t, stdin)
@@ -140,7 +141,7 @@ func TestRunHookErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			err := RunHook(context.Background(), tc.stage, tc.hook, HookInput{}, t.TempDir())
+			_, err := RunHook(context.Background(), tc.stage, tc.hook, HookInput{}, t.TempDir())
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want prefix %q", err, tc.want)
 			}
@@ -155,7 +156,7 @@ func TestRunHookTimeoutKillsProcessGroup(t *testing.T) {
 	h := hook(1, "trap '' TERM; sleep 30 & echo $$ $! > "+q(pids)+"; wait")
 	h.TimeoutMS = 300
 	start := time.Now()
-	err := RunHook(context.Background(), BeforeEach, h, HookInput{}, t.TempDir())
+	_, err := RunHook(context.Background(), BeforeEach, h, HookInput{}, t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "timed out after 300ms") {
 		t.Fatalf("err = %v", err)
 	}
@@ -191,29 +192,79 @@ func TestRunHookCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	err := RunHook(ctx, BeforeEach, hook(1, "sleep 30"), HookInput{}, t.TempDir())
+	_, err := RunHook(ctx, BeforeEach, hook(1, "sleep 30"), HookInput{}, t.TempDir())
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
 }
 
-func TestRunHookLeftoverChildDoesNotFailIt(t *testing.T) {
+// TestRunHookLeftovers starts a detached service from each kind of hook: a successful setup
+// hook's service runs until stop (its suite or test is over), anything else is killed as soon
+// as the hook exits.
+func TestRunHookLeftovers(t *testing.T) {
 	t.Parallel()
-	pid := filepath.Join(t.TempDir(), "pid")
-	// The background child keeps stdout open after the hook exits.
-	h := hook(1, "sleep 30 & echo $! > "+q(pid))
-	start := time.Now()
-	if err := RunHook(context.Background(), BeforeAll, h, HookInput{}, t.TempDir()); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		stage Stage
+		fail  bool
+		kept  bool
+	}{
+		{BeforeAll, false, true},
+		{BeforeEach, false, true},
+		{BeforeEach, true, false},
+		{AfterEach, false, false},
+		{AfterAll, false, false},
 	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Fatalf("took %s", d)
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%s/fail=%v", tc.stage, tc.fail), func(t *testing.T) {
+			t.Parallel()
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			// The service holds the hook's stdout, as a careless one would.
+			script := "PIDFILE=" + q(pidFile) + ` setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 30' &
+				until [ -s ` + q(pidFile) + ` ]; do sleep 0.01; done`
+			if tc.fail {
+				script += "; exit 1"
+			}
+			start := time.Now()
+			stop, err := RunHook(context.Background(), tc.stage, hook(1, script), HookInput{}, t.TempDir())
+			if (err != nil) != tc.fail {
+				t.Fatalf("err = %v", err)
+			}
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("took %s", d)
+			}
+			b, _ := os.ReadFile(pidFile)
+			pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+			if perr != nil {
+				t.Fatalf("pid file: %q", b)
+			}
+			defer syscall.Kill(pid, syscall.SIGKILL)
+			if tc.kept {
+				if !running(pid) {
+					t.Fatal("the service did not outlive its setup hook")
+				}
+				stop()
+				stop() // harmless
+			}
+			for deadline := time.Now().Add(5 * time.Second); running(pid); time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the hook's service outlived its scope")
+				}
+			}
+		})
 	}
-	if b, err := os.ReadFile(pid); err == nil {
-		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
-			_ = syscall.Kill(n, syscall.SIGKILL)
-		}
+}
+
+// running reports whether pid is running; a zombie waiting to be reaped is not.
+func running(pid int) bool {
+	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
+		return false
 	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
 }
 
 func TestTailBufferKeepsTheEnd(t *testing.T) {
