@@ -203,3 +203,31 @@ func TestDiffRefusesAReplacedWorkspace(t *testing.T) {
 		t.Errorf("a replaced workspace reported as kept at %s", kept)
 	}
 }
+
+// TestRunHookEnvironment: a hook sees the allow-listed environment and AGENTV_WORKSPACE_PATH,
+// never the job's secrets. (Not parallel: it sets evalgate's own environment.)
+func TestRunHookEnvironment(t *testing.T) {
+	secrets := []string{"INPUT_GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "OPENAI_API_KEY"}
+	for _, k := range secrets {
+		t.Setenv(k, "secret-"+k)
+	}
+	dir, envFile := t.TempDir(), filepath.Join(t.TempDir(), "env")
+	if _, err := RunHook(context.Background(), AfterEach, hook(1, "env > "+q(envFile)), HookInput{}, dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(envFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := "\n" + string(b)
+	for _, k := range secrets {
+		if strings.Contains(env, k) {
+			t.Errorf("the hook saw %s", k)
+		}
+	}
+	for _, want := range []string{"\nPATH=", "\nAGENTV_WORKSPACE_PATH=" + dir + "\n"} {
+		if !strings.Contains(env, want) {
+			t.Errorf("the hook lacks %q:\n%s", strings.TrimSpace(want), env)
+		}
+	}
+}

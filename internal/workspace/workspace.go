@@ -157,7 +157,8 @@ func (w *Workspace) check() error {
 	if err != nil {
 		return fmt.Errorf("workspace %s is gone: %w", w.dir, err)
 	}
-	if !os.SameFile(fi, w.id) {
+	// Lstat: a link is refused whatever it points at (and may have reused the inode number).
+	if !fi.IsDir() || !os.SameFile(fi, w.id) {
 		return fmt.Errorf("workspace %s was replaced", w.dir)
 	}
 	return nil
