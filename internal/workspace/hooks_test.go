@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -196,75 +195,6 @@ func TestRunHookCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
-}
-
-// TestRunHookLeftovers starts a detached service from each kind of hook: a successful setup
-// hook's service runs until stop (its suite or test is over), anything else is killed as soon
-// as the hook exits.
-func TestRunHookLeftovers(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		stage Stage
-		fail  bool
-		kept  bool
-	}{
-		{BeforeAll, false, true},
-		{BeforeEach, false, true},
-		{BeforeEach, true, false},
-		{AfterEach, false, false},
-		{AfterAll, false, false},
-	}
-	for _, tc := range tests {
-		t.Run(fmt.Sprintf("%s/fail=%v", tc.stage, tc.fail), func(t *testing.T) {
-			t.Parallel()
-			pidFile := filepath.Join(t.TempDir(), "pid")
-			// The service holds the hook's stdout, as a careless one would.
-			script := "PIDFILE=" + q(pidFile) + ` setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 30' &
-				until [ -s ` + q(pidFile) + ` ]; do sleep 0.01; done`
-			if tc.fail {
-				script += "; exit 1"
-			}
-			start := time.Now()
-			stop, err := RunHook(context.Background(), tc.stage, hook(1, script), HookInput{}, t.TempDir())
-			if (err != nil) != tc.fail {
-				t.Fatalf("err = %v", err)
-			}
-			if d := time.Since(start); d > 3*time.Second {
-				t.Errorf("took %s", d)
-			}
-			b, _ := os.ReadFile(pidFile)
-			pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
-			if perr != nil {
-				t.Fatalf("pid file: %q", b)
-			}
-			defer syscall.Kill(pid, syscall.SIGKILL)
-			if tc.kept {
-				if !running(pid) {
-					t.Fatal("the service did not outlive its setup hook")
-				}
-				stop()
-				stop() // harmless
-			}
-			for deadline := time.Now().Add(5 * time.Second); running(pid); time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatal("the hook's service outlived its scope")
-				}
-			}
-		})
-	}
-}
-
-// running reports whether pid is running; a zombie waiting to be reaped is not.
-func running(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return false
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
 }
 
 func TestTailBufferKeepsTheEnd(t *testing.T) {
