@@ -60,7 +60,10 @@ func (c *Cmd) wait() (*State, error) {
 		s.signal(syscall.SIGKILL)
 		return nil, err
 	}
-	st := processState(s.cmd.ProcessState)
+	st := &State{Code: s.cmd.ProcessState.ExitCode()}
+	if ws, ok := s.cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
+		st = stateOf(ws)
+	}
 	st.Lingered = !stopped && (s.alive() || errors.Is(err, exec.ErrWaitDelay))
 	if c.Keep && st.Lingered && st.Code == 0 {
 		s.mu.Lock()

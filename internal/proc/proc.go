@@ -79,9 +79,6 @@ func Command(ctx context.Context, name string, args ...string) *Cmd {
 	c := &Cmd{ctx: ctx, path: name, args: append([]string{name}, args...), exitc: make(chan struct{})}
 	if filepath.Base(name) == name {
 		c.path, c.lookErr = exec.LookPath(name)
-		if errors.Is(c.lookErr, exec.ErrDot) {
-			c.lookErr = nil
-		}
 	}
 	return c
 }
@@ -194,12 +191,4 @@ func stateOf(ws syscall.WaitStatus) *State {
 		return &State{Code: -1, Signal: ws.Signal()}
 	}
 	return &State{Code: ws.ExitStatus()}
-}
-
-// processState is stateOf for an exec.Cmd that has been waited for.
-func processState(ps *os.ProcessState) *State {
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok {
-		return stateOf(ws)
-	}
-	return &State{Code: ps.ExitCode()}
 }

@@ -44,6 +44,8 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 		agent   string
 		want    []string
 		notWant []string
+		// wantErr: Diff refuses to answer, with this in its error.
+		wantErr string
 	}{
 		{name: "fsmonitor in the workspace's config",
 			agent: `git config core.fsmonitor "$EVIL"; ` + change, want: []string{"+two"}},
@@ -80,6 +82,23 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 			want: []string{"deleted file mode", "--- a/.gitignore"}, notWant: []string{"debug.log", "build/out.o", "sub/tmp1"}},
 		{name: "a directory named like a set-aside repository", agent: `mkdir -p .git.evalgate-nested; echo hidden > .git.evalgate-nested/x`,
 			want: []string{"+++ b/.git.evalgate-nested/x"}},
+		// evalgate's own repository is a sibling of the workspace, and the agent runs as the
+		// same user: what it does there must not hide its changes either.
+		{name: "skip-worktree in evalgate's index",
+			agent: `G=$(echo ../evalgate-git-*/repo); ` + change + `; git --git-dir="$G" --work-tree=. update-index --skip-worktree a.txt`,
+			want:  []string{"+two"}},
+		{name: "evalgate's config, hooks and refs rewritten",
+			agent: `G=$(echo ../evalgate-git-*/repo); ` + change + `; git --git-dir="$G" --work-tree=. add -A; git --git-dir="$G" --work-tree=. commit -qm hide
+				git --git-dir="$G" config core.fsmonitor "$EVIL"; mkdir -p "$G/hooks"; cp "$EVIL" "$G/hooks/post-index-change"
+				echo '* -diff' > "$G/info/attributes"`,
+			want: []string{"+two"}, notWant: []string{"Binary files"}},
+		{name: "evalgate's baseline tree forged",
+			agent: `G=$(echo ../evalgate-git-*/repo); idx=$(mktemp -u); ` + change + `
+				tree=$(git --git-dir="$G" cat-file -p "$(cat "$G/refs/heads/main")" | sed -n 's/^tree //p')
+				GIT_INDEX_FILE=$idx git --git-dir="$G" --work-tree=. add -A; new=$(GIT_INDEX_FILE=$idx git --git-dir="$G" write-tree); rm -f "$idx"
+				obj() { echo "$G/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-)"; }
+				chmod u+w "$(obj $tree)"; cp "$(obj $new)" "$(obj $tree)"`,
+			wantErr: "evalgate's baseline repository was altered"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,6 +122,12 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 				t.Fatalf("agent: %v\n%s", err, out)
 			}
 			diff, err := w.Diff(ctx)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("diff = %q, %v; want an error saying %q", diff, err, tt.wantErr)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

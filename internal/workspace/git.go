@@ -67,13 +67,13 @@ func (w *Workspace) git(ctx context.Context, stdin io.Reader, args ...string) (s
 	return stdout.String(), nil
 }
 
-// seal rewrites the parts of evalgate's repository that could make git run a program or see
+// reset rewrites the parts of evalgate's repository that could make git run a program or see
 // something else, in case a process of the same user found the directory: the config, the
-// attributes that neutralise the workspace's, the exclude file, and hooks, alternates and
-// commondir links removed.
-func (w *Workspace) seal() error {
+// attributes that neutralise the workspace's and the exclude file are written afresh; hooks,
+// alternates, commondir links and the index are removed.
+func (w *Workspace) reset() error {
 	g := w.gitDir()
-	for _, p := range []string{"hooks", "info", "commondir", "objects/info/alternates"} {
+	for _, p := range []string{"hooks", "info", "commondir", "objects/info/alternates", "index"} {
 		if err := os.RemoveAll(filepath.Join(g, p)); err != nil {
 			return err
 		}

@@ -126,9 +126,9 @@ func (m *Manager) beforeEach(ctx context.Context, w *Workspace, in HookInput, al
 }
 
 // Close runs after_all (a failure is only logged), ends what before_all left running, and
-// removes what the manager created, except a shared workspace a lease asked to keep. Call it once every lease is closed. after_all runs
-// even when ctx is already cancelled, bounded by its own timeout: it is teardown, and may be
-// what stops a service before_all started.
+// removes what the manager created, except a shared workspace a lease asked to keep. Call it
+// once every lease is closed. after_all runs even when ctx is already cancelled, bounded by its
+// own timeout: it is teardown, and may be what stops a service before_all started.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	ready, closed := m.ready, m.closed

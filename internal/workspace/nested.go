@@ -20,9 +20,6 @@ import (
 // .git is set aside under a name chosen now (an agent cannot have planted it) while staging,
 // and put back after.
 func (w *Workspace) addAll(ctx context.Context) (err error) {
-	if err := w.seal(); err != nil {
-		return fmt.Errorf("seal the baseline repository: %w", err)
-	}
 	hidden, err := hiddenName()
 	if err != nil {
 		return err

@@ -91,23 +91,15 @@ func (w *Workspace) baseline(ctx context.Context) error {
 		return fmt.Errorf("workspace baseline: %w", err)
 	}
 	w.ignore = ignore
+	// Nothing kept from before is trusted: the index is rebuilt from the files alone.
+	if err := w.reset(); err != nil {
+		return fmt.Errorf("workspace baseline: %w", err)
+	}
 	if err := w.addAll(ctx); err != nil {
 		return fmt.Errorf("workspace baseline: %w", err)
 	}
-	tree, err := w.git(ctx, nil, "write-tree")
+	commit, err := w.commit(ctx)
 	if err != nil {
-		return fmt.Errorf("workspace baseline: %w", err)
-	}
-	args := []string{"commit-tree", strings.TrimSpace(tree), "-m", "evalgate-baseline"}
-	if w.base != "" {
-		args = append(args, "-p", w.base)
-	}
-	commit, err := w.git(ctx, nil, args...)
-	if err != nil {
-		return fmt.Errorf("workspace baseline: %w", err)
-	}
-	commit = strings.TrimSpace(commit)
-	if _, err := w.git(ctx, nil, "update-ref", "refs/heads/main", commit); err != nil {
 		return fmt.Errorf("workspace baseline: %w", err)
 	}
 	w.base = commit
@@ -117,6 +109,28 @@ func (w *Workspace) baseline(ctx context.Context) error {
 	return nil
 }
 
+// commit records the index as a commit on top of the previous baseline and returns its id.
+// Plumbing, not `git commit`: there is no hook to run.
+func (w *Workspace) commit(ctx context.Context) (string, error) {
+	tree, err := w.git(ctx, nil, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	args := []string{"commit-tree", strings.TrimSpace(tree), "-m", "evalgate-baseline"}
+	if w.base != "" {
+		args = append(args, "-p", w.base)
+	}
+	commit, err := w.git(ctx, nil, args...)
+	if err != nil {
+		return "", err
+	}
+	commit = strings.TrimSpace(commit)
+	if _, err := w.git(ctx, nil, "update-ref", "refs/heads/main", commit); err != nil {
+		return "", err
+	}
+	return commit, nil
+}
+
 // Dir is the workspace directory.
 func (w *Workspace) Dir() string { return w.dir }
 
@@ -124,6 +138,18 @@ func (w *Workspace) Dir() string { return w.dir }
 func (w *Workspace) Diff(ctx context.Context) (string, error) {
 	if err := w.check(); err != nil {
 		return "", err
+	}
+	// Only the baseline's commit id, held here, is trusted: the repository's objects must hash
+	// to it, and the index is rebuilt from its tree, so that a process that found the
+	// repository while the agent ran (skip-worktree bits, a forged tree) cannot hide a change.
+	if err := w.reset(); err != nil {
+		return "", fmt.Errorf("workspace diff: %w", err)
+	}
+	if _, err := w.git(ctx, nil, "fsck", "--no-dangling", "--no-reflogs", "--no-progress"); err != nil {
+		return "", fmt.Errorf("workspace diff: evalgate's baseline repository was altered: %w", err)
+	}
+	if _, err := w.git(ctx, nil, "read-tree", w.base); err != nil {
+		return "", fmt.Errorf("workspace diff: %w", err)
 	}
 	if err := w.addAll(ctx); err != nil {
 		return "", fmt.Errorf("workspace diff: %w", err)

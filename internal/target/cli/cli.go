@@ -205,14 +205,17 @@ func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Dur
 	cmd.Dir, cmd.Env, cmd.Grace = cwd, t.env, killGrace
 	stdout, stderr := &capped{max: MaxOutput}, &capped{max: MaxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	st, err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	st, err := cmd.Wait()
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return nil, fmt.Errorf("timed out after %s; killed its process group", timeout)
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case err != nil:
-		return nil, fmt.Errorf("start: %w", err)
+		return nil, err
 	case !st.Exited() || st.Code != 0:
 		return nil, fmt.Errorf("%s: %s", st, tail(stderr.Bytes()))
 	}
