@@ -92,12 +92,14 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 				git --git-dir="$G" config core.fsmonitor "$EVIL"; mkdir -p "$G/hooks"; cp "$EVIL" "$G/hooks/post-index-change"
 				echo '* -diff' > "$G/info/attributes"`,
 			want: []string{"+two"}, notWant: []string{"Binary files"}},
-		{name: "evalgate's baseline tree forged",
-			agent: `G=$(echo ../evalgate-git-*/repo); idx=$(mktemp -u); ` + change + `
-				tree=$(git --git-dir="$G" cat-file -p "$(cat "$G/refs/heads/main")" | sed -n 's/^tree //p')
-				GIT_INDEX_FILE=$idx git --git-dir="$G" --work-tree=. add -A; new=$(GIT_INDEX_FILE=$idx git --git-dir="$G" write-tree); rm -f "$idx"
+		// The agent stores its new a.txt in evalgate's repository and puts that object where
+		// the baseline's a.txt is: git does not check a blob's hash when it diffs it, so the
+		// "old" side would read the same as the new one.
+		{name: "evalgate's baseline blob forged",
+			agent: `G=$(echo ../evalgate-git-*/repo); ` + change + `
+				old=$(git --git-dir="$G" rev-parse "$(cat "$G/refs/heads/main"):a.txt"); new=$(git --git-dir="$G" hash-object -w a.txt)
 				obj() { echo "$G/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-)"; }
-				chmod u+w "$(obj $tree)"; cp "$(obj $new)" "$(obj $tree)"`,
+				chmod u+w "$(obj $old)"; cp "$(obj $new)" "$(obj $old)"`,
 			wantErr: "evalgate's baseline repository was altered"},
 	}
 	for _, tt := range tests {
