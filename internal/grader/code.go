@@ -6,11 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/proc"
@@ -27,7 +24,8 @@ const (
 	// outputFileThreshold is the size of the JSON-encoded answer above which it is written to a
 	// file (output_path) instead of inlined, as AgentV does.
 	outputFileThreshold = 50_000
-	// codeWaitDelay is how long output pipes held open by a leftover child are waited for.
+	// codeWaitDelay is how long a stopped grader's processes get between SIGTERM and SIGKILL,
+	// and how long output held open by something it started is waited for.
 	codeWaitDelay = 2 * time.Second
 	// stderrTailChars is how much of stderr an error message quotes.
 	stderrTailChars = 2000
@@ -118,47 +116,42 @@ type codeRun struct {
 	exitCode int
 }
 
-// run executes the command in its own process group; on timeout or cancellation the whole
-// group is killed, and so is anything the command leaves running when it exits: a grader has
-// no business outliving its verdict.
+// run executes the command contained (see package proc): with the allow-listed environment
+// plus AGENTV_WORKSPACE_PATH, and on timeout or cancellation, or when the command exits,
+// everything it started is killed: a grader has no business outliving its verdict.
 func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error) {
 	argv := g.spec.Command
 	errTimeout := fmt.Errorf("code grader timed out after %s", g.timeout)
 	ctx, cancel := context.WithTimeoutCause(ctx, g.timeout, errTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := proc.Command(ctx, argv[0], argv[1:]...)
 	cmd.Dir = g.dir(in)
-	cmd.Env = os.Environ()
 	if in.Output != nil && in.Output.Workspace != "" {
-		cmd.Env = append(cmd.Env, "AGENTV_WORKSPACE_PATH="+in.Output.Workspace)
+		cmd.Env = []string{"AGENTV_WORKSPACE_PATH=" + in.Output.Workspace}
 	}
 	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Grace = codeWaitDelay
 	run := &codeRun{stdout: &headBuffer{max: maxCodeOutput}, stderr: &tailBuffer{max: maxCodeOutput}}
 	cmd.Stdout, cmd.Stderr = run.stdout, run.stderr
-	proc.Group(cmd, codeWaitDelay)
-
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("code grader: start %s: %w", argv[0], err)
 	}
-	err := cmd.Wait()
-	proc.Kill(cmd)
-	ps := cmd.ProcessState
+	st, err := cmd.Wait()
 	// A command that exited on its own before the deadline is graded even if the context
 	// ended while its output was being drained.
-	if ctx.Err() != nil && (ps == nil || !ps.Exited()) {
+	if ctx.Err() != nil && (st == nil || !st.Exited()) {
 		if cause := context.Cause(ctx); cause == errTimeout {
 			return nil, errTimeout
 		}
 		return nil, fmt.Errorf("code grader: %w", context.Cause(ctx))
 	}
-	var ee *exec.ExitError
-	if ps == nil || (err != nil && !errors.Is(err, exec.ErrWaitDelay) && !errors.As(err, &ee)) {
+	if st == nil || (err != nil && ctx.Err() == nil) {
 		return nil, fmt.Errorf("code grader: %w", err)
 	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return nil, fmt.Errorf("code grader was killed by signal %s%s", ws.Signal(), stderrSuffix(run.stderr.String()))
+	if !st.Exited() {
+		return nil, fmt.Errorf("code grader was killed by signal %s%s", st.Signal, stderrSuffix(run.stderr.String()))
 	}
-	run.exitCode = ps.ExitCode()
+	run.exitCode = st.Code
 	return run, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -35,8 +34,7 @@ const (
 // MaxHookOutput is how much of a hook's stdout and of its stderr is kept (the last bytes).
 const MaxHookOutput = 64 << 10
 
-// hookGrace is how long a timed-out hook's process group has between SIGTERM and SIGKILL, and
-// how long a finished hook's leftover children may hold its output pipes open.
+// hookGrace is how long a stopped hook's processes have between SIGTERM and SIGKILL.
 const hookGrace = 2 * time.Second
 
 // HookInput is the JSON a hook reads on stdin, AgentV's shape. Suite-level hooks (before_all,
@@ -62,22 +60,24 @@ func (s Stage) timeout(h *suite.Hook) time.Duration {
 }
 
 // RunHook runs one hook for stage in the workspace dir: cwd is h.Cwd (relative to dir) or dir,
-// stdin is in as JSON (workspace_path defaults to dir), and the environment is evalgate's plus
-// AGENTV_WORKSPACE_PATH. The hook runs in its own process group, and on timeout or cancellation
-// the whole group is killed, so a hook cannot leave a runaway child behind. Children a hook
-// leaves running after it exits normally are left alone (a before_all may start a service);
-// they should redirect their output, as evalgate stops reading it hookGrace after the exit.
-func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir string) error {
+// stdin is in as JSON (workspace_path defaults to dir), and the environment is the allow-listed
+// one of package proc plus AGENTV_WORKSPACE_PATH. The hook runs contained: on timeout or
+// cancellation everything it started is killed. What a successful before_all or before_each
+// leaves running (a service the tests use) is left to stop, which the caller calls when the
+// suite or the test ends; whatever any other hook leaves is killed when it exits. stop is never
+// nil, and calling it again is harmless.
+func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir string) (stop func(), err error) {
+	stop = func() {}
 	name := hookName(stage, h)
 	if len(h.Command) == 0 || h.Command[0] == "" {
-		return fmt.Errorf("%s has no command", name)
+		return stop, fmt.Errorf("%s has no command", name)
 	}
 	if in.WorkspacePath == "" {
 		in.WorkspacePath = dir
 	}
 	stdin, err := json.Marshal(in)
 	if err != nil {
-		return fmt.Errorf("%s: encode stdin: %w", name, err)
+		return stop, fmt.Errorf("%s: encode stdin: %w", name, err)
 	}
 	cwd := dir
 	if h.Cwd != "" {
@@ -86,61 +86,44 @@ func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir 
 			cwd = filepath.Join(dir, cwd)
 		}
 	}
-	// Checked here because exec reports a missing cwd as a missing program.
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return fmt.Errorf("%s: cwd %s is not a directory", name, cwd)
+		return stop, fmt.Errorf("%s: cwd %s is not a directory", name, cwd)
 	}
 	limit := stage.timeout(h)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 
-	cmd := exec.CommandContext(ctx, h.Command[0], h.Command[1:]...)
+	cmd := proc.Command(ctx, h.Command[0], h.Command[1:]...)
 	cmd.Dir = cwd
-	cmd.Env = append(os.Environ(), "AGENTV_WORKSPACE_PATH="+dir)
+	cmd.Env = []string{"AGENTV_WORKSPACE_PATH=" + dir}
 	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Grace = hookGrace
+	cmd.Keep = stage == BeforeAll || stage == BeforeEach
 	stdout, stderr := &tailBuffer{max: MaxHookOutput}, &tailBuffer{max: MaxHookOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	proc.Group(cmd, hookGrace)
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+	st, err := cmd.Run()
+	switch {
+	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return stop, fmt.Errorf("%s timed out after %s", name, limit)
+	case err != nil && ctx.Err() != nil:
+		return stop, fmt.Errorf("%s: %w", name, ctx.Err())
+	case err != nil:
+		return stop, fmt.Errorf("%s: %w", name, err)
+	case !st.Exited():
+		return stop, fmt.Errorf("%s was killed by signal %s: %s", name, st.Signal, output(stdout, stderr))
+	case st.Code != 0:
+		return stop, fmt.Errorf("%s exited %d: %s", name, st.Code, output(stdout, stderr))
 	}
-	if err := wait(ctx, cmd); err != nil {
-		switch {
-		case errors.Is(ctx.Err(), context.DeadlineExceeded):
-			return fmt.Errorf("%s timed out after %s", name, limit)
-		case ctx.Err() != nil:
-			return fmt.Errorf("%s: %w", name, ctx.Err())
-		}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			out := tail(stderr.Bytes())
-			if out == "" {
-				out = tail(stdout.Bytes())
-			}
-			return fmt.Errorf("%s exited %d: %s", name, ee.ExitCode(), out)
-		}
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
+	return cmd.Stop, nil
 }
 
-// wait waits for a started hook. A hook that succeeded may leave children running — a
-// before_all can start a service — so they are killed only when the hook was stopped.
-func wait(ctx context.Context, cmd *exec.Cmd) error {
-	err := cmd.Wait()
-	if ctx.Err() != nil {
-		proc.Kill(cmd)
-		if err == nil || errors.Is(err, exec.ErrWaitDelay) {
-			err = ctx.Err()
-		}
-		return err
+// output is what explains a failed hook: its last words on stderr, else on stdout. (A failed
+// hook's processes are all dead, so its output is complete.)
+func output(stdout, stderr *tailBuffer) string {
+	if out := tail(stderr.Bytes()); out != "" {
+		return out
 	}
-	// A child left running can hold the output pipes past the grace period; the hook itself
-	// succeeded.
-	if errors.Is(err, exec.ErrWaitDelay) {
-		return nil
-	}
-	return err
+	return tail(stdout.Bytes())
 }
 
 // hookName is how errors and warnings name a hook: "before_each hook (evals/x.yaml:12)".

@@ -52,8 +52,10 @@ type Manager struct {
 	// Written by setup before ready is closed, read-only after.
 	setupErr error
 	shared   *Workspace // shared isolation: the one workspace
-	base     string     // per_test: the copy the suite hooks run in ("" = none)
-	template string     // per_test: what each test's workspace is copied from
+	// stopSetup ends what before_all left running (a service the tests use); nil when none.
+	stopSetup func()
+	base      string // per_test: the copy the suite hooks run in ("" = none)
+	template  string // per_test: what each test's workspace is copied from
 
 	logMu sync.Mutex
 }
@@ -83,42 +85,50 @@ func (m *Manager) Acquire(ctx context.Context, testID string, caseInput any, met
 		if err := m.lock(ctx); err != nil {
 			return nil, fmt.Errorf("workspace: waiting for the shared workspace: %w", err)
 		}
-		if err := m.beforeEach(ctx, m.shared, in, true); err != nil {
+		stop, err := m.beforeEach(ctx, m.shared, in, true)
+		if err != nil {
 			m.unlock()
 			return nil, err
 		}
-		return newLease(ctx, m, m.shared, in), nil
+		return newLease(ctx, m, m.shared, in, stop), nil
 	}
 	w, err := Prepare(ctx, m.opts.Parent, m.template)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.beforeEach(ctx, w, in, false); err != nil {
+	stop, err := m.beforeEach(ctx, w, in, false)
+	if err != nil {
 		w.Close(false)
 		return nil, err
 	}
-	return newLease(ctx, m, w, in), nil
+	return newLease(ctx, m, w, in, stop), nil
 }
 
 // beforeEach runs the before_each hook and moves the baseline past what it (and, when always,
-// an earlier test) changed.
-func (m *Manager) beforeEach(ctx context.Context, w *Workspace, in HookInput, always bool) error {
+// an earlier test) changed. stop ends what the hook left running; on an error it has been
+// ended already.
+func (m *Manager) beforeEach(ctx context.Context, w *Workspace, in HookInput, always bool) (stop func(), err error) {
+	stop = func() {}
 	h := m.spec.Hooks.BeforeEach
 	if h != nil {
-		if err := RunHook(ctx, BeforeEach, h, in, w.Dir()); err != nil {
-			return err
+		if stop, err = RunHook(ctx, BeforeEach, h, in, w.Dir()); err != nil {
+			return stop, err
 		}
 	}
 	if h == nil && !always {
-		return nil
+		return stop, nil
 	}
-	return w.baseline(ctx)
+	if err := w.baseline(ctx); err != nil {
+		stop()
+		return func() {}, err
+	}
+	return stop, nil
 }
 
-// Close runs after_all (a failure is only logged) and removes what the manager created, except
-// a shared workspace a lease asked to keep. Call it once every lease is closed. after_all runs
-// even when ctx is already cancelled, bounded by its own timeout: it is teardown, and may be
-// what stops a service before_all started.
+// Close runs after_all (a failure is only logged), ends what before_all left running, and
+// removes what the manager created, except a shared workspace a lease asked to keep. Call it
+// once every lease is closed. after_all runs even when ctx is already cancelled, bounded by its
+// own timeout: it is teardown, and may be what stops a service before_all started.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	ready, closed := m.ready, m.closed
@@ -144,16 +154,20 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	if h := m.spec.Hooks.AfterAll; h != nil && m.setupErr == nil {
 		in := HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}
-		if err := RunHook(context.WithoutCancel(ctx), AfterAll, h, in, dir); err != nil {
+		if _, err := RunHook(context.WithoutCancel(ctx), AfterAll, h, in, dir); err != nil {
 			m.warn(err)
 		}
+	}
+	if m.stopSetup != nil {
+		m.stopSetup()
 	}
 	m.mu.Lock()
 	keep := m.keep
 	m.mu.Unlock()
 	var errs []error
-	if m.shared != nil && !keep {
-		errs = append(errs, os.RemoveAll(m.shared.Dir()))
+	if m.shared != nil {
+		_, err := m.shared.Close(keep)
+		errs = append(errs, err)
 	}
 	if m.base != "" {
 		errs = append(errs, os.RemoveAll(m.base))

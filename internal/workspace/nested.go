@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,23 +12,31 @@ import (
 	"strings"
 )
 
-// hiddenGit is what a nested repository's .git is renamed to while the workspace is staged.
-const hiddenGit = ".git.evalgate-nested"
-
-// addAll stages every file in the workspace, including the files of repositories nested in
-// it (an agent that clones a dependency, a hook that checks out a fixture). git would record
-// a nested repository as a single gitlink and its changes would never reach the diff, so its
-// .git is set aside while staging and put back after.
+// addAll stages every file in the workspace into evalgate's index: changes to tracked files,
+// and untracked files unless the baseline's .gitignore rules exclude them — whatever
+// .gitignore files say now. Files of repositories nested in the workspace (an agent that
+// clones a dependency, a hook that checks out a fixture) are staged too: git would record a
+// nested repository as a single gitlink and its changes would never reach the diff, so its
+// .git is set aside under a name chosen now (an agent cannot have planted it) while staging,
+// and put back after.
 func (w *Workspace) addAll(ctx context.Context) (err error) {
+	hidden, err := hiddenName()
+	if err != nil {
+		return err
+	}
 	var moved []string
+	top := filepath.Join(w.dir, ".git")
 	walkErr := filepath.WalkDir(w.dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // a file the agent removed while we looked
 		}
-		if d.Name() != ".git" || p == filepath.Join(w.dir, ".git") {
+		if d.Name() != ".git" {
 			return nil
 		}
-		if err := os.Rename(p, filepath.Join(filepath.Dir(p), hiddenGit)); err != nil {
+		if p == top {
+			return filepath.SkipDir // the agent's own repository: git never stages .git
+		}
+		if err := os.Rename(p, filepath.Join(filepath.Dir(p), hidden)); err != nil {
 			return fmt.Errorf("set aside nested repository %s: %w", p, err)
 		}
 		moved = append(moved, p)
@@ -37,7 +47,7 @@ func (w *Workspace) addAll(ctx context.Context) (err error) {
 	})
 	defer func() {
 		for _, p := range moved {
-			if rerr := os.Rename(filepath.Join(filepath.Dir(p), hiddenGit), p); rerr != nil {
+			if rerr := os.Rename(filepath.Join(filepath.Dir(p), hidden), p); rerr != nil {
 				err = errors.Join(err, fmt.Errorf("restore nested repository %s: %w", p, rerr))
 			}
 		}
@@ -45,23 +55,41 @@ func (w *Workspace) addAll(ctx context.Context) (err error) {
 	if walkErr != nil {
 		return walkErr
 	}
-	if err := w.exclude(); err != nil {
+	if _, err := w.git(ctx, nil, "add", "--update"); err != nil {
 		return err
 	}
-	_, err = w.git(ctx, "add", "-A")
+	out, err := w.git(ctx, nil, "ls-files", "-z", "--others", "--exclude-from="+w.excludeFile())
+	if err != nil {
+		return err
+	}
+	var add []string
+	for _, p := range strings.Split(out, "\x00") {
+		if p != "" && !hasComponent(p, hidden) {
+			add = append(add, p)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	_, err = w.git(ctx, strings.NewReader(strings.Join(add, "\x00")), "add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul")
 	return err
 }
 
-// exclude keeps the set-aside .git directories out of the index.
-func (w *Workspace) exclude() error {
-	p := filepath.Join(w.dir, ".git", "info", "exclude")
-	b, _ := os.ReadFile(p)
-	line := hiddenGit + "/\n"
-	if strings.Contains("\n"+string(b), "\n"+line) {
-		return nil
+// hiddenName is a fresh name for set-aside .git entries.
+func hiddenName() (string, error) {
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+	return ".git.evalgate-" + hex.EncodeToString(b), nil
+}
+
+// hasComponent reports whether the slash-separated path p has an element named name.
+func hasComponent(p, name string) bool {
+	for _, e := range strings.Split(p, "/") {
+		if e == name {
+			return true
+		}
 	}
-	return os.WriteFile(p, append(b, line...), 0o644)
+	return false
 }

@@ -62,7 +62,9 @@ func (m *Manager) runSetup(ctx context.Context) error {
 		return nil
 	}
 	if h := hooks.BeforeAll; h != nil {
-		return RunHook(ctx, BeforeAll, h, HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}, dir)
+		stop, err := RunHook(ctx, BeforeAll, h, HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}, dir)
+		m.stopSetup = stop
+		return err
 	}
 	return nil
 }

@@ -1,10 +1,17 @@
 // Package workspace prepares the scratch directory an agent runs in: a fresh copy of the
 // suite's template per test, committed as a git baseline so that what the agent changed is a
 // plain `git diff` — new, deleted, renamed and binary files included.
+//
+// The baseline repository is evalgate's own and lives outside the workspace, in a private
+// temporary directory; git runs with the workspace as its work tree and with everything that
+// could run a program or change what is staged or shown switched off: hooks, fsmonitor, the
+// untracked cache, external diff and textconv drivers, the system and global config, the
+// workspace's .gitattributes, and any .gitignore rule written after the baseline. The workspace
+// still gets a .git of its own, a copy of the baseline, for the agent to use; evalgate never
+// reads it, so nothing the agent does there — config, hooks, commits — reaches the diff.
 package workspace
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,9 +26,17 @@ import (
 // ErrNoGit is returned when git is not installed: diffs cannot be taken without it.
 var ErrNoGit = errors.New("git is required for workspace diffs; install git")
 
-// Workspace is one prepared directory.
+// Workspace is one prepared directory and evalgate's baseline repository for it.
 type Workspace struct {
 	dir string
+	// id is dir as created: a workspace replaced by another directory or a link is refused.
+	id os.FileInfo
+	// home is evalgate's private directory for the repository (home/repo), outside dir.
+	home string
+	// base is the baseline commit; diffs are taken against it, whatever the refs say.
+	base string
+	// ignore is the workspace's .gitignore rules at baseline time, as one exclude file.
+	ignore []byte
 }
 
 // Prepare copies template into a new directory under parent ("" = the system temp dir) and
@@ -35,35 +50,85 @@ func Prepare(ctx context.Context, parent, template string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	w := &Workspace{dir: dir}
+	home, err := os.MkdirTemp(parent, "evalgate-git-")
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	w := &Workspace{dir: dir, home: home}
+	fail := func(err error) (*Workspace, error) {
+		os.RemoveAll(dir)
+		os.RemoveAll(home)
+		return nil, err
+	}
 	if template != "" {
 		if err := copyTree(template, dir); err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("workspace: copy %s: %w", template, err)
+			return fail(fmt.Errorf("workspace: copy %s: %w", template, err))
 		}
 	}
-	if _, err := w.git(ctx, "init", "-q"); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("workspace baseline: %w", err)
+	if w.id, err = os.Lstat(dir); err != nil {
+		return fail(fmt.Errorf("workspace: %w", err))
+	}
+	if _, err := w.git(ctx, nil, "init", "-q", "--template="); err != nil {
+		return fail(fmt.Errorf("workspace baseline: %w", err))
 	}
 	if err := w.baseline(ctx); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
+		return fail(err)
 	}
 	return w, nil
 }
 
 // baseline commits the directory as it is now: Diff reports changes made after this point.
 // Calling it again moves the baseline, which is how setup hooks and earlier tests on a shared
-// workspace are kept out of a test's diff.
+// workspace are kept out of a test's diff. The .gitignore rules in force now are the ones the
+// diff honours until the next baseline, and the agent's .git is replaced by a fresh copy.
 func (w *Workspace) baseline(ctx context.Context) error {
+	if err := w.check(); err != nil {
+		return fmt.Errorf("workspace baseline: %w", err)
+	}
+	ignore, err := ignoreRules(w.dir)
+	if err != nil {
+		return fmt.Errorf("workspace baseline: %w", err)
+	}
+	w.ignore = ignore
+	// Nothing kept from before is trusted: the index is rebuilt from the files alone.
+	if err := w.reset(); err != nil {
+		return fmt.Errorf("workspace baseline: %w", err)
+	}
 	if err := w.addAll(ctx); err != nil {
 		return fmt.Errorf("workspace baseline: %w", err)
 	}
-	if _, err := w.git(ctx, "-c", "user.email=evalgate@localhost", "-c", "user.name=evalgate", "commit", "-q", "--allow-empty", "--no-verify", "-m", "evalgate-baseline"); err != nil {
+	commit, err := w.commit(ctx)
+	if err != nil {
 		return fmt.Errorf("workspace baseline: %w", err)
 	}
+	w.base = commit
+	if err := w.mirror(); err != nil {
+		return fmt.Errorf("workspace baseline: agent repository: %w", err)
+	}
 	return nil
+}
+
+// commit records the index as a commit on top of the previous baseline and returns its id.
+// Plumbing, not `git commit`: there is no hook to run.
+func (w *Workspace) commit(ctx context.Context) (string, error) {
+	tree, err := w.git(ctx, nil, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	args := []string{"commit-tree", strings.TrimSpace(tree), "-m", "evalgate-baseline"}
+	if w.base != "" {
+		args = append(args, "-p", w.base)
+	}
+	commit, err := w.git(ctx, nil, args...)
+	if err != nil {
+		return "", err
+	}
+	commit = strings.TrimSpace(commit)
+	if _, err := w.git(ctx, nil, "update-ref", "refs/heads/main", commit); err != nil {
+		return "", err
+	}
+	return commit, nil
 }
 
 // Dir is the workspace directory.
@@ -71,49 +136,58 @@ func (w *Workspace) Dir() string { return w.dir }
 
 // Diff is everything the agent changed since the baseline, as a unified diff ("" = nothing).
 func (w *Workspace) Diff(ctx context.Context) (string, error) {
-	if _, err := os.Stat(w.dir); err != nil {
-		return "", fmt.Errorf("workspace %s is gone: %w", w.dir, err)
+	if err := w.check(); err != nil {
+		return "", err
+	}
+	// Only the baseline's commit id, held here, is trusted: the repository's objects must hash
+	// to it, and the index is rebuilt from its tree, so that a process that found the
+	// repository while the agent ran (skip-worktree bits, a forged tree) cannot hide a change.
+	if err := w.reset(); err != nil {
+		return "", fmt.Errorf("workspace diff: %w", err)
+	}
+	if _, err := w.git(ctx, nil, "fsck", "--no-dangling", "--no-reflogs", "--no-progress"); err != nil {
+		return "", fmt.Errorf("workspace diff: evalgate's baseline repository was altered: %w", err)
+	}
+	if _, err := w.git(ctx, nil, "read-tree", w.base); err != nil {
+		return "", fmt.Errorf("workspace diff: %w", err)
 	}
 	if err := w.addAll(ctx); err != nil {
 		return "", fmt.Errorf("workspace diff: %w", err)
 	}
-	out, err := w.git(ctx, "diff", "--cached", "--no-color", "--no-ext-diff", "-M", "HEAD")
+	out, err := w.git(ctx, nil, "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-M",
+		"--src-prefix=a/", "--dst-prefix=b/", w.base, "--")
 	if err != nil {
 		return "", fmt.Errorf("workspace diff: %w", err)
 	}
 	return strings.TrimRight(out, "\n"), nil
 }
 
-// Close removes the workspace unless keep is set; it returns the kept path.
+// Close removes evalgate's repository, and the workspace unless keep is set; it returns the
+// kept path.
 func (w *Workspace) Close(keep bool) (string, error) {
+	err := os.RemoveAll(w.home)
 	if keep {
-		// An agent that deleted its workspace leaves nothing to inspect: do not point at it.
-		if _, err := os.Stat(w.dir); err != nil {
-			return "", nil
+		// An agent that deleted (or replaced) its workspace leaves nothing to inspect: do not
+		// point at it.
+		if w.check() != nil {
+			return "", err
 		}
-		return w.dir, nil
+		return w.dir, err
 	}
-	return "", os.RemoveAll(w.dir)
+	return "", errors.Join(err, os.RemoveAll(w.dir))
 }
 
-// git runs git in the workspace, isolated from the user's configuration and from any
-// GIT_DIR an enclosing job set, so the baseline is the same on every machine.
-func (w *Workspace) git(ctx context.Context, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.autocrlf=false", "-c", "core.quotepath=false"}, args...)...)
-	cmd.Dir = w.dir
-	env := []string{"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1"}
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != "GIT_DIR" && k != "GIT_WORK_TREE" && k != "GIT_INDEX_FILE" && !strings.HasPrefix(k, "GIT_CONFIG") {
-			env = append(env, kv)
-		}
+// check refuses a workspace that is gone or was replaced, by a link to elsewhere say.
+func (w *Workspace) check() error {
+	fi, err := os.Lstat(w.dir)
+	if err != nil {
+		return fmt.Errorf("workspace %s is gone: %w", w.dir, err)
 	}
-	cmd.Env = env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("git %s: %w: %s", args[len(args)-1], err, strings.TrimSpace(stderr.String()))
+	// Lstat: a link is refused whatever it points at (and may have reused the inode number).
+	if !fi.IsDir() || !os.SameFile(fi, w.id) {
+		return fmt.Errorf("workspace %s was replaced", w.dir)
 	}
-	return stdout.String(), nil
+	return nil
 }
 
 // copyTree copies src into dst: regular files with their modes, symlinks as symlinks (never

@@ -156,7 +156,7 @@ func TestNestedRepositoriesAreDiffedAsFiles(t *testing.T) {
 				t.Errorf("diff lacks %q:\n%s", want, diff)
 			}
 		}
-		if strings.Contains(diff, hiddenGit) || strings.Contains(diff, "Subproject") {
+		if strings.Contains(diff, ".git.evalgate") || strings.Contains(diff, "Subproject") {
 			t.Errorf("diff shows repository internals:\n%s", diff)
 		}
 		for _, d := range []string{fixture, dep} {

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -43,7 +42,7 @@ var ErrEmptyAnswer = errors.New("agent returned an empty answer")
 // ErrTooBig is an answer larger than MaxOutput: evalgate will not grade a cut answer.
 var ErrTooBig = errors.New("answer is larger than 8 MiB")
 
-// ErrLingering is an agent that exited with processes of its group still running.
+// ErrLingering is an agent that exited with processes it started still running.
 var ErrLingering = errors.New("left background processes running after it exited (evalgate killed them)")
 
 // Target runs a command per test.
@@ -195,47 +194,34 @@ func quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// exec runs the command in its own process group. On timeout or cancellation the whole group
-// gets SIGTERM then SIGKILL, and after a normal exit the group is killed too, so no child the
-// agent forked outlives its test.
+// exec runs the command contained (see package proc): with the allow-listed environment plus
+// the target's env, and on timeout or cancellation every process it started gets SIGTERM then
+// SIGKILL. After a normal exit whatever it left running is killed too, so nothing the agent
+// started — even detached with setsid — outlives its test.
 func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Duration) (*execResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", command)
-	cmd.Dir = cwd
-	cmd.Env = append(os.Environ(), t.env...)
+	cmd := proc.Command(ctx, "sh", "-c", command)
+	cmd.Dir, cmd.Env, cmd.Grace = cwd, t.env, killGrace
 	stdout, stderr := &capped{max: MaxOutput}, &capped{max: MaxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	proc.Group(cmd, killGrace)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
-	err := cmd.Wait()
-	res := &execResult{}
-	if ctx.Err() == nil {
-		// Children the agent left running are a misbehaviour: they can hold files, ports or
-		// the workspace after the test. Note them, then end them. One that held the agent's
-		// output pipes past the grace period made Wait give up on them (ErrWaitDelay).
-		res.lingered = proc.Alive(cmd) || errors.Is(err, exec.ErrWaitDelay)
-	}
-	proc.Kill(cmd)
+	st, err := cmd.Wait()
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return nil, fmt.Errorf("timed out after %s; killed its process group", timeout)
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	case errors.Is(err, exec.ErrWaitDelay):
-		err = nil // reported as lingering above, not as a failure to run
-	}
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return nil, fmt.Errorf("exited with code %d: %s", ee.ExitCode(), tail(stderr.Bytes()))
-		}
+	case err != nil:
 		return nil, err
+	case !st.Exited() || st.Code != 0:
+		return nil, fmt.Errorf("%s: %s", st, tail(stderr.Bytes()))
 	}
-	res.stdout, res.stderr, res.dropped = stdout.Bytes(), stderr.Bytes(), stdout.dropped
-	return res, nil
+	// Children the agent left running are a misbehaviour: they can hold files, ports or the
+	// workspace after the test. They are dead by now; the test still fails for them.
+	return &execResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), dropped: stdout.dropped, lingered: st.Lingered}, nil
 }
 
 // execResult is what an agent run left: its output, how much stdout the cap dropped, and
