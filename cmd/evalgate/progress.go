@@ -1,12 +1,13 @@
 package main
 
 import (
+	"github.com/evalgate/evalgate/internal/safetext"
+
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"golang.org/x/term"
 
@@ -51,20 +52,9 @@ func describeTargets(cfgs []*suite.TargetConfig) string {
 		if m, _ := c.Settings["model"].(string); m != "" {
 			what += " " + m
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", printable(c.Name), printable(what)))
+		parts = append(parts, fmt.Sprintf("%s (%s)", safetext.OneLine(c.Name), safetext.OneLine(what)))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// printable drops control characters: names come from the repository, and in Actions a line
-// break could start a workflow command.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return -1
-		}
-		return r
-	}, s)
 }
 
 // terminal reports stdout's width and whether it is a terminal. The width comes from the

@@ -12,6 +12,7 @@ import (
 	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
 )
@@ -163,6 +164,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	printKept(e, run)
 	if runErr != nil {
 		return runErr
 	}
@@ -191,4 +193,15 @@ func absRoot(ctx context.Context, flag string, paths []string) (string, error) {
 		return "", usageErr("--root: %w", err)
 	}
 	return abs, nil
+}
+
+// printKept says where the kept workspaces are, so a failed agent run can be inspected.
+func printKept(e env, run *result.Run) {
+	for _, s := range run.Suites {
+		for _, t := range s.Tests {
+			if t.Workspace != "" {
+				fmt.Fprintf(e.stderr, "evalgate: kept the workspace of %s/%s: %s\n", s.Name, safetext.OneLine(t.ID), t.Workspace)
+			}
+		}
+	}
 }

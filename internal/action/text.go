@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
+
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // The Actions runner reads every line of a step's output as a possible workflow command
@@ -14,27 +15,8 @@ import (
 // that carries repository, agent or model text goes out either on one escaped line (oneLine) or
 // between ::stop-commands:: markers (stopped).
 
-// oneLine escapes line breaks and other control characters, so text interpolated into one of
-// evalgate's own log lines cannot start a new line of its own (the runner splits on CR and LF).
-func oneLine(s string) string {
-	if strings.IndexFunc(s, unicode.IsControl) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case unicode.IsControl(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// oneLine escapes line breaks and other control characters (safetext.OneLine).
+func oneLine(s string) string { return safetext.OneLine(s) }
 
 // stopped writes what print writes to w between ::stop-commands:: markers with a fresh random
 // token, so no line of it is honoured as a workflow command and none can end the pause.

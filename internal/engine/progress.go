@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/evalgate/evalgate/internal/safetext"
+
 	"cmp"
 	"context"
 	"fmt"
@@ -9,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -48,7 +49,7 @@ func newProgress(cfg Config, total int) *progress {
 func (p *progress) started(s *suite.Suite, t *suite.Test) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.running[t] = running{name: printable(s.Name + "/" + t.ID), since: p.now()}
+	p.running[t] = running{name: safetext.OneLine(s.Name + "/" + t.ID), since: p.now()}
 }
 
 // done reports a finished test.
@@ -60,7 +61,7 @@ func (p *progress) done(s *suite.Suite, t *suite.Test, tr *result.TestResult) {
 	if p.w == nil || p.now().Sub(p.began) < progressAfter {
 		return
 	}
-	fmt.Fprintf(p.w, "[%d/%d] %s/%s %s %.2f (%.1fs)\n", p.n, p.total, printable(s.Name), printable(tr.ID), tr.Verdict, tr.Score, float64(tr.DurationMS)/1000)
+	fmt.Fprintf(p.w, "[%d/%d] %s/%s %s %.2f (%.1fs)\n", p.n, p.total, safetext.OneLine(s.Name), safetext.OneLine(tr.ID), tr.Verdict, tr.Score, float64(tr.DurationMS)/1000)
 }
 
 // beat writes a heartbeat every interval until the returned stop is called (which waits for
@@ -112,15 +113,4 @@ func (p *progress) heartbeat() {
 		names = append(names, fmt.Sprintf("%s (%s)", r.name, now.Sub(r.since).Round(time.Second)))
 	}
 	fmt.Fprintf(p.w, "evalgate: %d/%d done; still running: %s\n", p.n, p.total, strings.Join(names, ", "))
-}
-
-// printable drops control characters: test ids come from the repository, and in GitHub
-// Actions a line break could start a workflow command.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return -1
-		}
-		return r
-	}, s)
 }
