@@ -135,8 +135,11 @@ func (m *mdRenderer) writeHead(b *strings.Builder) {
 	if th == 0 {
 		th = result.DefaultThresholds.Pass
 	}
-	stats := []string{fmt.Sprintf("**Score %s** (pass ≥ %s)", score(t.mean()), score(th)),
-		"✅ " + strconv.Itoa(t.Passed) + " passed"}
+	headline := "**No test was graded**"
+	if t.Scored > 0 {
+		headline = fmt.Sprintf("**Score %s** (pass ≥ %s)", score(t.mean()), score(th))
+	}
+	stats := []string{headline, "✅ " + strconv.Itoa(t.Passed) + " passed"}
 	if t.Borderline > 0 {
 		stats = append(stats, "🟡 "+strconv.Itoa(t.Borderline)+" borderline")
 	}

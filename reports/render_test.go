@@ -254,3 +254,26 @@ func TestRegressedPassingTestIsNotFolded(t *testing.T) {
 		t.Errorf("regressed passing test %s must keep its row", id)
 	}
 }
+
+// TestNothingGradedHasNoScore: a run whose every test errored has no mean score; no renderer
+// may print "0.00" as if it had been graded.
+func TestNothingGradedHasNoScore(t *testing.T) {
+	t.Parallel()
+	run := &result.Run{Summary: result.Summary{Total: 1, Errors: 1, Verdict: result.Error}, Suites: []*result.SuiteResult{{Name: "s", Path: "evals/s.eval.yaml",
+		Summary: result.Summary{Total: 1, Errors: 1, Verdict: result.Error},
+		Tests:   []*result.TestResult{{ID: "t", Verdict: result.Error, Error: "target down"}}}}}
+	var table bytes.Buffer
+	if err := Table(&table, run, TableOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	co := CheckRun(run, CheckOptions{})
+	for name, text := range map[string]string{"comment": Comment(run, CommentOptions{Marker: testMarker}), "summary": StepSummary(run, SummaryOptions{}),
+		"check title": co.Title, "check summary": co.Summary, "table": table.String()} {
+		if strings.Contains(text, "0.00") {
+			t.Errorf("%s shows a score for a run that graded nothing:\n%s", name, text)
+		}
+	}
+	if !strings.Contains(table.String(), "no test was graded") {
+		t.Errorf("the table does not say nothing was graded:\n%s", table.String())
+	}
+}
