@@ -1,0 +1,2 @@
+// A cli agent: prints its Node version as the answer.
+console.log(`node ${process.version} and python via the grader`);
