@@ -39,6 +39,9 @@ const (
 type code struct {
 	spec    *suite.Grader
 	timeout time.Duration
+	// module is set for a custom assertion module: it must print its result (AgentV's SDK
+	// always does), so silence is an error rather than the plain-text rule's pass.
+	module bool
 }
 
 func newCode(spec *suite.Grader, deps Deps) (Grader, error) {
@@ -101,7 +104,7 @@ func (g code) Grade(ctx context.Context, in *Input) *result.GraderResult {
 func (g code) grade(ctx context.Context, in *Input) *result.GraderResult {
 	stdin, cleanup, err := codePayload(in, g.spec.Config)
 	if err != nil {
-		return errorResult(g.spec, fmt.Sprintf("code grader: build stdin: %v", err))
+		return errorResult(g.spec, fmt.Sprintf("%s: build stdin: %v", g.label(), err))
 	}
 	defer cleanup()
 	run, err := g.run(ctx, in, stdin)
@@ -118,19 +121,32 @@ type codeRun struct {
 	exitCode int
 }
 
-// run executes the command in its own process group; on timeout or cancellation the whole
-// group is killed, and so is anything the command leaves running when it exits: a grader has
-// no business outliving its verdict.
+// label names the grader in messages.
+func (g code) label() string {
+	if g.module {
+		return "custom assertion " + g.spec.Type
+	}
+	return "code grader"
+}
+
+// run executes the command in the grader's working directory.
 func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error) {
-	argv := g.spec.Command
-	errTimeout := fmt.Errorf("code grader timed out after %s", g.timeout)
-	ctx, cancel := context.WithTimeoutCause(ctx, g.timeout, errTimeout)
+	return runScript(ctx, g.label(), g.spec.Command, g.dir(in), stdin, g.timeout, workspaceOf(in))
+}
+
+// runScript executes argv in dir in its own process group, with stdin, the process's
+// environment and AGENTV_WORKSPACE_PATH when there is a workspace; what names the script in
+// errors. On timeout or cancellation the whole group is killed, and so is anything the
+// command leaves running when it exits: a grader has no business outliving its verdict.
+func runScript(ctx context.Context, what string, argv []string, dir string, stdin []byte, timeout time.Duration, workspace string) (*codeRun, error) {
+	errTimeout := fmt.Errorf("%s timed out after %s", what, timeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = g.dir(in)
+	cmd.Dir = dir
 	cmd.Env = os.Environ()
-	if in.Output != nil && in.Output.Workspace != "" {
-		cmd.Env = append(cmd.Env, "AGENTV_WORKSPACE_PATH="+in.Output.Workspace)
+	if workspace != "" {
+		cmd.Env = append(cmd.Env, "AGENTV_WORKSPACE_PATH="+workspace)
 	}
 	cmd.Stdin = bytes.NewReader(stdin)
 	run := &codeRun{stdout: &headBuffer{max: maxCodeOutput}, stderr: &tailBuffer{max: maxCodeOutput}}
@@ -138,7 +154,7 @@ func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error
 	proc.Group(cmd, codeWaitDelay)
 
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("code grader: start %s: %w", argv[0], err)
+		return nil, fmt.Errorf("%s: start %s: %w", what, argv[0], err)
 	}
 	err := cmd.Wait()
 	proc.Kill(cmd)
@@ -149,17 +165,25 @@ func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error
 		if cause := context.Cause(ctx); cause == errTimeout {
 			return nil, errTimeout
 		}
-		return nil, fmt.Errorf("code grader: %w", context.Cause(ctx))
+		return nil, fmt.Errorf("%s: %w", what, context.Cause(ctx))
 	}
 	var ee *exec.ExitError
 	if ps == nil || (err != nil && !errors.Is(err, exec.ErrWaitDelay) && !errors.As(err, &ee)) {
-		return nil, fmt.Errorf("code grader: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return nil, fmt.Errorf("code grader was killed by signal %s%s", ws.Signal(), stderrSuffix(run.stderr.String()))
+		return nil, fmt.Errorf("%s was killed by signal %s%s", what, ws.Signal(), stderrSuffix(run.stderr.String()))
 	}
 	run.exitCode = ps.ExitCode()
 	return run, nil
+}
+
+// workspaceOf is the test's workspace directory, "" when it ran without one.
+func workspaceOf(in *Input) string {
+	if in.Output == nil {
+		return ""
+	}
+	return in.Output.Workspace
 }
 
 // dir is the command's working directory: cwd relative to the eval file's directory, or that
@@ -192,7 +216,7 @@ func (g code) dir(in *Input) string {
 func (g code) interpret(run *codeRun, in *Input) *result.GraderResult {
 	r := base(g.spec)
 	if run.stdout.overflow {
-		r.Verdict, r.Error = result.Error, fmt.Sprintf("code grader wrote more than %d bytes to stdout", maxCodeOutput)
+		r.Verdict, r.Error = result.Error, fmt.Sprintf("%s wrote more than %d bytes to stdout", g.label(), maxCodeOutput)
 		return r
 	}
 	stdout := strings.TrimSpace(run.stdout.String())
@@ -201,10 +225,14 @@ func (g code) interpret(run *codeRun, in *Input) *result.GraderResult {
 	if run.exitCode != 0 && (looksJSON || stderr != "") {
 		// The script signalled failure through the protocol or wrote an error: a quality
 		// failure in AgentV (score 0, fail), not an execution error.
-		msg := fmt.Sprintf("code grader exited with code %d%s", run.exitCode, stderrSuffix(stderr))
+		msg := fmt.Sprintf("%s exited with code %d%s", g.label(), run.exitCode, stderrSuffix(stderr))
 		r.Assertions = []result.Assertion{{Text: msg, Passed: false}}
 		r.Error = msg
 		binary(r, false)
+		return r
+	}
+	if g.module && stdout == "" && run.exitCode == 0 {
+		r.Verdict, r.Error = result.Error, fmt.Sprintf("%s printed nothing: the module must print its result on stdout (defineAssertion from @agentv/sdk does)", g.label())
 		return r
 	}
 	if !looksJSON {
@@ -219,7 +247,7 @@ func (g code) interpret(run *codeRun, in *Input) *result.GraderResult {
 	}
 	reply, err := parseCodeReply(stdout)
 	if err != nil {
-		r.Verdict, r.Error = result.Error, fmt.Sprintf("code grader stdout: %v", err)
+		r.Verdict, r.Error = result.Error, fmt.Sprintf("%s stdout: %v", g.label(), err)
 		return r
 	}
 	r.Assertions, r.Details = reply.assertions, reply.details
