@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -86,16 +85,4 @@ func promptPayload(in *Input, config map[string]any) promptInput {
 		}
 	}
 	return p
-}
-
-// onPath checks that a command named without a directory can be found, so a missing runtime
-// is reported by name ("needs bun") rather than as a failed exec.
-func onPath(name string) error {
-	if strings.ContainsRune(name, filepath.Separator) {
-		return nil
-	}
-	if _, err := exec.LookPath(name); err != nil {
-		return fmt.Errorf("needs %s (not found on PATH)", name)
-	}
-	return nil
 }

@@ -208,15 +208,7 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 		return nil
 	}
 	g := &Grader{Type: typ, Weight: 1, Negate: neg, Pos: r.pos(n)}
-	g.Name = r.optStr(f, "name", "grader")
-	if g.Name == "" {
-		g.Name = r.optStr(f, "metric", "grader")
-	}
-	nameNode := f["name"]
-	if nameNode == nil {
-		nameNode = f["metric"]
-	}
-	if !r.checkName(nameNode, "grader name", g.Name) {
+	if g.Name, ok = r.graderName(f); !ok {
 		return nil
 	}
 	r.graderCommon(f, g)
@@ -236,6 +228,16 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 		g.Name = derivedName(g)
 	}
 	return g
+}
+
+// graderName reads a grader's name (or promptfoo's metric); ok is false for a name that
+// cannot be printed.
+func (r *reader) graderName(f map[string]*yaml.Node) (name string, ok bool) {
+	name, node := r.optStr(f, "name", "grader"), f["name"]
+	if name == "" {
+		name, node = r.optStr(f, "metric", "grader"), f["metric"]
+	}
+	return name, r.checkName(node, "grader name", name)
 }
 
 // graderKeys checks a grader's keys against its type: it returns, in YAML order, the keys
