@@ -162,3 +162,25 @@ func TestAgentVContentListExample(t *testing.T) {
 		t.Errorf("input files = %v", test.InputFiles)
 	}
 }
+
+// TestAgentVJSONLFileBlocks: AgentV's basic-jsonl rows name ../basic/evals/… from evals/, a
+// file AgentV finds from the directory above (its search roots); so does evalgate, in JSONL too.
+func TestAgentVJSONLFileBlocks(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(ex, "v4.42.4")
+	s, ds := Load(filepath.Join(root, "features/basic-jsonl/evals/dataset.jsonl"), LoadOptions{Root: root})
+	if s == nil || ds.HasErrors() || len(s.Tests) == 0 {
+		t.Fatalf("load: %s", dump(ds))
+	}
+	want, err := filepath.Abs(filepath.Join(root, "features/basic/evals/javascript.instructions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := s.Tests[0]
+	if !reflect.DeepEqual(test.InputFiles, []string{want}) || !strings.Contains(test.Question(), `<file: path="`+want+`">`) {
+		t.Errorf("%s: input files %v, question %q", test.ID, test.InputFiles, test.Question())
+	}
+	if b := test.Input[1].Blocks[1]; !strings.Contains(b.Text, "SUPERSECRET_INSTRUCTION_MARKER_JAVASCRIPT") {
+		t.Errorf("file block text %q, want the instructions file", b.Text)
+	}
+}
