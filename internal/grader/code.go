@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -37,6 +35,9 @@ const (
 type code struct {
 	spec    *suite.Grader
 	timeout time.Duration
+	// module is set for a custom assertion module: it must print its result (AgentV's SDK
+	// always does), so silence is an error rather than the plain-text rule's pass.
+	module bool
 }
 
 func newCode(spec *suite.Grader, deps Deps) (Grader, error) {
@@ -99,7 +100,7 @@ func (g code) Grade(ctx context.Context, in *Input) *result.GraderResult {
 func (g code) grade(ctx context.Context, in *Input) *result.GraderResult {
 	stdin, cleanup, err := codePayload(in, g.spec.Config)
 	if err != nil {
-		return errorResult(g.spec, fmt.Sprintf("code grader: build stdin: %v", err))
+		return errorResult(g.spec, fmt.Sprintf("%s: build stdin: %v", g.label(), err))
 	}
 	defer cleanup()
 	run, err := g.run(ctx, in, stdin)
@@ -109,50 +110,17 @@ func (g code) grade(ctx context.Context, in *Input) *result.GraderResult {
 	return g.interpret(run, in)
 }
 
-// codeRun is what a finished command produced.
-type codeRun struct {
-	stdout   *headBuffer
-	stderr   *tailBuffer
-	exitCode int
+// label names the grader in messages.
+func (g code) label() string {
+	if g.module {
+		return "custom assertion " + g.spec.Type
+	}
+	return "code grader"
 }
 
-// run executes the command contained (see package proc): with the allow-listed environment
-// plus AGENTV_WORKSPACE_PATH, and on timeout or cancellation, or when the command exits,
-// everything it started is killed: a grader has no business outliving its verdict.
+// run executes the command in the grader's working directory.
 func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error) {
-	argv := g.spec.Command
-	errTimeout := fmt.Errorf("code grader timed out after %s", g.timeout)
-	ctx, cancel := context.WithTimeoutCause(ctx, g.timeout, errTimeout)
-	defer cancel()
-	cmd := proc.Command(ctx, argv[0], argv[1:]...)
-	cmd.Dir = g.dir(in)
-	if in.Output != nil && in.Output.Workspace != "" {
-		cmd.Env = []string{"AGENTV_WORKSPACE_PATH=" + in.Output.Workspace}
-	}
-	cmd.Stdin = bytes.NewReader(stdin)
-	cmd.Grace = codeWaitDelay
-	run := &codeRun{stdout: &headBuffer{max: maxCodeOutput}, stderr: &tailBuffer{max: maxCodeOutput}}
-	cmd.Stdout, cmd.Stderr = run.stdout, run.stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("code grader: start %s: %w", argv[0], err)
-	}
-	st, err := cmd.Wait()
-	// A command that exited on its own before the deadline is graded even if the context
-	// ended while its output was being drained.
-	if ctx.Err() != nil && (st == nil || !st.Exited()) {
-		if cause := context.Cause(ctx); cause == errTimeout {
-			return nil, errTimeout
-		}
-		return nil, fmt.Errorf("code grader: %w", context.Cause(ctx))
-	}
-	if st == nil || (err != nil && ctx.Err() == nil) {
-		return nil, fmt.Errorf("code grader: %w", err)
-	}
-	if !st.Exited() {
-		return nil, fmt.Errorf("code grader was killed by signal %s%s", st.Signal, stderrSuffix(run.stderr.String()))
-	}
-	run.exitCode = st.Code
-	return run, nil
+	return runScript(ctx, g.label(), g.spec.Command, g.dir(in), stdin, g.timeout, workspaceOf(in))
 }
 
 // dir is the command's working directory: cwd relative to the eval file's directory, or that
@@ -185,7 +153,7 @@ func (g code) dir(in *Input) string {
 func (g code) interpret(run *codeRun, in *Input) *result.GraderResult {
 	r := base(g.spec)
 	if run.stdout.overflow {
-		r.Verdict, r.Error = result.Error, fmt.Sprintf("code grader wrote more than %d bytes to stdout", maxCodeOutput)
+		r.Verdict, r.Error = result.Error, fmt.Sprintf("%s wrote more than %d bytes to stdout", g.label(), maxCodeOutput)
 		return r
 	}
 	stdout := strings.TrimSpace(run.stdout.String())
@@ -194,10 +162,14 @@ func (g code) interpret(run *codeRun, in *Input) *result.GraderResult {
 	if run.exitCode != 0 && (looksJSON || stderr != "") {
 		// The script signalled failure through the protocol or wrote an error: a quality
 		// failure in AgentV (score 0, fail), not an execution error.
-		msg := fmt.Sprintf("code grader exited with code %d%s", run.exitCode, stderrSuffix(stderr))
+		msg := fmt.Sprintf("%s exited with code %d%s", g.label(), run.exitCode, stderrSuffix(stderr))
 		r.Assertions = []result.Assertion{{Text: msg, Passed: false}}
 		r.Error = msg
 		binary(r, false)
+		return r
+	}
+	if g.module && stdout == "" && run.exitCode == 0 {
+		r.Verdict, r.Error = result.Error, fmt.Sprintf("%s printed nothing: the module must print its result on stdout (defineAssertion from @agentv/sdk does)", g.label())
 		return r
 	}
 	if !looksJSON {
@@ -212,7 +184,7 @@ func (g code) interpret(run *codeRun, in *Input) *result.GraderResult {
 	}
 	reply, err := parseCodeReply(stdout)
 	if err != nil {
-		r.Verdict, r.Error = result.Error, fmt.Sprintf("code grader stdout: %v", err)
+		r.Verdict, r.Error = result.Error, fmt.Sprintf("%s stdout: %v", g.label(), err)
 		return r
 	}
 	r.Assertions, r.Details = reply.assertions, reply.details

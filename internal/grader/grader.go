@@ -92,8 +92,11 @@ var constructors = map[string]constructor{
 // read as a pass (Validate reports those too).
 func New(spec *suite.Grader, deps Deps) (Grader, error) {
 	c, ok := constructors[spec.Type]
-	if spec.Type == "composite" {
+	switch {
+	case spec.Type == "composite":
 		c, ok = newComposite, true
+	case spec.Custom != "":
+		c, ok = newCustom, true
 	}
 	if !ok {
 		return unsupported(spec, deps, fmt.Sprintf("grader type %q is not available in this version of evalgate", spec.Type))
@@ -189,7 +192,20 @@ func (j judged) Grade(ctx context.Context, in *Input) *result.GraderResult {
 	if in.Output != nil {
 		ji.Answer, ji.FileChanges, ji.ToolCalls = in.Output.Answer, in.Output.FileChanges, in.Output.ToolCalls
 	}
-	r := jd.Grade(ctx, j.spec, ji, in.Thresholds)
+	spec := j.spec
+	if len(spec.PromptCommand) > 0 {
+		// The script's prompt is the whole judge template, {{ vars }} included (AgentV's rule).
+		prompt, err := renderPrompt(ctx, spec, in)
+		if err != nil {
+			r := base(j.spec)
+			r.Verdict, r.Error, r.Err = result.Error, err.Error(), err
+			return r
+		}
+		rendered := *spec
+		rendered.Prompt, rendered.PromptIsTemplate, rendered.PromptCommand = prompt, true, nil
+		spec = &rendered
+	}
+	r := jd.Grade(ctx, spec, ji, in.Thresholds)
 	// The judge fills scores; identity and gate come from the spec so every grader reports
 	// them the same way.
 	id := base(j.spec)

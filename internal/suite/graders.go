@@ -44,7 +44,11 @@ var ownKeys = map[string][]string{
 		"target", "config", "timeout_seconds", "timeout_ms", "preprocessors"},
 	"llm-grader": {"type", "name", "metric", "weight", "required", "min_score", "negate", "samples", "temperature",
 		"target", "provider", "config", "value", "criteria", "rubrics", "prompt", "max_steps", "model", "preprocessors"},
+	customType: customKeys,
 }
+
+// customType stands for every custom assertion type in ownKeys.
+const customType = "\x00custom"
 
 // graders reads an assertions list. Plain strings are grouped into one rubrics grader at the
 // first string's place, weighing the number of strings (AgentV's rule).
@@ -186,33 +190,25 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 	}
 	rawType := r.optStr(f, "type", "grader")
 	typ, neg := normaliseType(rawType)
+	_, known := graderTypes[typ]
+	module := ""
+	if !known && rawType != "" {
+		module = r.customModule(customName(rawType))
+	}
+	if module != "" {
+		return r.customGrader(n, f, customName(rawType), module, r.graderKeys(n, what+"[]", customType))
+	}
 	extra := r.graderKeys(n, what+"[]", typ)
 	if rawType == "" {
 		r.errorf(n, "grader has no type")
 		return nil
 	}
-	if _, known := graderTypes[typ]; !known {
-		names := make([]string, 0, len(graderTypes))
-		for k := range graderTypes {
-			names = append(names, k)
-		}
-		msg := fmt.Sprintf("unknown grader type %q", rawType)
-		if s := suggest(typ, names); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
-		}
-		r.errorf(f["type"], "%s", msg)
+	if !known {
+		r.unknownType(f["type"], rawType, typ)
 		return nil
 	}
 	g := &Grader{Type: typ, Weight: 1, Negate: neg, Pos: r.pos(n)}
-	g.Name = r.optStr(f, "name", "grader")
-	if g.Name == "" {
-		g.Name = r.optStr(f, "metric", "grader")
-	}
-	nameNode := f["name"]
-	if nameNode == nil {
-		nameNode = f["metric"]
-	}
-	if !r.checkName(nameNode, "grader name", g.Name) {
+	if g.Name, ok = r.graderName(f); !ok {
 		return nil
 	}
 	r.graderCommon(f, g)
@@ -221,14 +217,7 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 	if typ != "code-grader" {
 		r.judgeSettings(f, g)
 	}
-	for _, k := range extra {
-		if g.Config == nil {
-			g.Config = map[string]any{}
-		}
-		if _, set := g.Config[k]; !set { // config: wins over a same-named extra key, as in AgentV
-			g.Config[k] = r.value(f[k])
-		}
-	}
+	r.extraConfig(f, g, extra)
 	for _, req := range graderTypes[typ] {
 		if _, ok := f[req]; !ok && !(req == "command" && f["script"] != nil) {
 			r.errorf(n, "%s grader needs %s", typ, req)
@@ -239,6 +228,16 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 		g.Name = derivedName(g)
 	}
 	return g
+}
+
+// graderName reads a grader's name (or promptfoo's metric); ok is false for a name that
+// cannot be printed.
+func (r *reader) graderName(f map[string]*yaml.Node) (name string, ok bool) {
+	name, node := r.optStr(f, "name", "grader"), f["name"]
+	if name == "" {
+		name, node = r.optStr(f, "metric", "grader"), f["metric"]
+	}
+	return name, r.checkName(node, "grader name", name)
 }
 
 // graderKeys checks a grader's keys against its type: it returns, in YAML order, the keys
@@ -416,7 +415,9 @@ func (r *reader) rubricGrader(f map[string]*yaml.Node, g *Grader, rawType string
 			g.Criteria = r.criteria(v, "value", false)
 		}
 	}
-	if p, ok := f["prompt"]; ok {
+	if p, ok := f["prompt"]; ok && p.Kind == yaml.MappingNode {
+		r.promptCommand(p, g)
+	} else if ok {
 		s, _ := r.str(p, "prompt")
 		if strings.HasPrefix(s, "file://") {
 			if path, ok := r.path(p, s); ok {
@@ -429,7 +430,7 @@ func (r *reader) rubricGrader(f map[string]*yaml.Node, g *Grader, rawType string
 		}
 		g.Prompt, g.PromptIsTemplate = s, placeholder.MatchString(s)
 	}
-	if g.Type == "rubrics" && len(g.Criteria) == 0 && g.Prompt == "" {
+	if g.Type == "rubrics" && len(g.Criteria) == 0 && g.Prompt == "" && g.PromptCommand == nil {
 		r.errorf(f["type"], "%s grader has no criteria", rawType)
 	}
 }

@@ -105,6 +105,9 @@ type Message struct {
 	Files []string `json:"files,omitempty"`
 	// ToolCalls are the tool calls an expected assistant message carries.
 	ToolCalls []map[string]any `json:"tool_calls,omitempty"`
+	// Blocks are the content list as written (text, file and image blocks in order), nil
+	// when the content was a string. Content and Files are derived from them.
+	Blocks []Block `json:"-"`
 }
 
 // Workspace is a scratch directory an agent target runs in.
@@ -160,6 +163,13 @@ type Grader struct {
 	// PromptIsTemplate is true when Prompt contains {{ var }} placeholders: it replaces the
 	// whole user prompt instead of filling the criteria section.
 	PromptIsTemplate bool
+	// PromptCommand is an executable prompt template (prompt: {command: [...]}): run per test,
+	// its stdout is the whole judge prompt. The last element is the script, made absolute.
+	// Its config: is the grader's Config.
+	PromptCommand []string
+	// Custom is the module of a custom assertion type (.agentv/assertions/<type>.ts and the
+	// like), absolute; Type is then the custom type's name.
+	Custom string
 	// Command is a code-grader argv (a string command is ["sh", "-c", cmd]).
 	Command []string
 	Cwd     string
@@ -270,5 +280,5 @@ func (t *Test) Reference() string {
 	if len(t.ExpectedOutput) == 0 {
 		return ""
 	}
-	return t.ExpectedOutput[len(t.ExpectedOutput)-1].Content
+	return t.ExpectedOutput[len(t.ExpectedOutput)-1].Text()
 }

@@ -97,6 +97,7 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 			last.Files = append(last.Files, files...)
 		}
 	}
+	t.InputFiles = blockFiles(t.InputFiles, t.Input)
 	if len(t.Input) == 0 || strings.TrimSpace(t.Question()) == "" {
 		r.errorf(n, "test %s has no input", t.ID)
 		return nil
@@ -247,40 +248,6 @@ func (r *reader) message(n *yaml.Node, what, defaultRole string) Message {
 		}
 	}
 	return m
-}
-
-// blocks reads content blocks {type: text|file|image, value}.
-func (r *reader) blocks(n *yaml.Node, what string, m *Message) {
-	var parts []string
-	for _, c := range n.Content {
-		c = resolve(c)
-		if c.Kind == yaml.ScalarNode {
-			s, _ := r.str(c, what+"[]")
-			parts = append(parts, s)
-			continue
-		}
-		f, ok := r.fields(c, what+"[]", "type", "value", "text", "path", "media_type")
-		if !ok {
-			continue
-		}
-		val := r.optStr(f, "value", what)
-		if val == "" {
-			val = r.optStr(f, "text", what)
-		}
-		switch typ := r.optStr(f, "type", what); typ {
-		case "text", "":
-			parts = append(parts, val)
-		case "file":
-			if p, ok := r.path(f["value"], val); ok {
-				m.Files = append(m.Files, p)
-			}
-		case "image":
-			parts = append(parts, "[image: "+val+"]")
-		default:
-			r.errorf(f["type"], "unknown content block type %q (text, file or image)", typ)
-		}
-	}
-	m.Content = strings.Join(parts, "\n\n")
 }
 
 // files reads a list of file references.

@@ -1,0 +1,2 @@
+// TypeScript: AgentV runs it with bun.
+console.log(JSON.stringify({ score: 1 }));

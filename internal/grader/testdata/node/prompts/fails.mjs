@@ -1,0 +1,2 @@
+console.error('template broke');
+process.exit(2);
