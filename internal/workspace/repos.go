@@ -159,6 +159,6 @@ func redact(s string) string {
 	if err != nil || u.User == nil || u.Host == "" {
 		return s
 	}
-	u.User = url.User("***")
-	return u.String()
+	u.User = nil
+	return u.Scheme + "://***@" + strings.TrimPrefix(u.String(), u.Scheme+"://")
 }

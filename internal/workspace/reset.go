@@ -42,7 +42,8 @@ func (w *Workspace) restore(ctx context.Context, s snapshot, strict bool) error 
 		if _, err := w.git(ctx, nil, "read-tree", s.commit); err != nil {
 			return err
 		}
-		args := []string{"ls-files", "-z", "--others"}
+		// Set-aside repositories are not listed at all (their internals are many files).
+		args := []string{"ls-files", "-z", "--others", "--exclude=" + hidden}
 		if !strict {
 			args = append(args, "--exclude-from="+exclude)
 		}
