@@ -190,7 +190,11 @@ func (m *Manager) reset(ctx context.Context, w *Workspace, s snapshot, strict bo
 		return err
 	}
 	for i, r := range m.spec.Repos {
-		if err := w.restoreGit(r.Path, m.clonedGit(i)); err != nil {
+		src := m.clonedGit(i)
+		if _, err := os.Lstat(src); err != nil {
+			continue // not a repository when setup finished: nothing to put back
+		}
+		if err := w.restoreGit(r.Path, src); err != nil {
 			return fmt.Errorf("workspace reset: repo %s: %w", r.Path, err)
 		}
 	}

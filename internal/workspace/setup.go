@@ -149,6 +149,9 @@ func (m *Manager) keepOrigin(ctx context.Context) error {
 	m.origin = m.shared.current()
 	for i, r := range m.spec.Repos {
 		src := filepath.Join(m.shared.Dir(), filepath.FromSlash(r.Path), ".git")
+		if fi, err := os.Lstat(src); err != nil || !fi.IsDir() {
+			continue // a reused static workspace's directory that is not a repository
+		}
 		if err := copyTree(src, m.clonedGit(i), true); err != nil {
 			return fmt.Errorf("workspace: keep repo %s: %w", r.Path, err)
 		}

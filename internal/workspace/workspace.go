@@ -9,6 +9,12 @@
 // workspace's .gitattributes, and any .gitignore rule written after the baseline. The workspace
 // still gets a .git of its own, a copy of the baseline, for the agent to use; evalgate never
 // reads it, so nothing the agent does there — config, hooks, commits — reaches the diff.
+//
+// The suite's workspace.repos are cloned once per suite with the same hardening (no hooks,
+// fsmonitor, system or global config; no transport that runs a program; `--` before every URL
+// and validated refs), and copied into each test's workspace with their .git; evalgate never
+// runs git in a repository an agent has touched: a reset restores the files from its own
+// baseline and each repository's .git from the copy taken at setup.
 package workspace
 
 import (
