@@ -243,8 +243,8 @@ func (w *wiring) workspace(ctx context.Context, s *suite.Suite, t *suite.Test, w
 		w.managers[ws] = m
 	}
 	w.mu.Unlock()
-	var input any = t.Input
-	return m.Acquire(ctx, t.ID, input, t.Metadata)
+	// Hooks get the input as AgentV gives it: its text (case_input), not the messages.
+	return m.Acquire(ctx, t.ID, workspace.Question(t.Input), t.Metadata)
 }
 
 // closeWorkspaces runs after_all hooks and removes shared workspaces, once every test is done.

@@ -332,7 +332,7 @@ func TestRunTimePathsStayAsWritten(t *testing.T) {
 	if s == nil || ds.HasErrors() {
 		t.Fatalf("did not load:\n%s", dump(ds))
 	}
-	// The hook's cwd is resolved against the workspace at run time, the grader's against Dir.
+	// Both cwds are resolved at run time against Dir, the eval file's directory (AgentV's rule).
 	if h := s.Workspace.Hooks.BeforeAll; h == nil || h.Cwd != "../scripts" {
 		t.Errorf("hook %+v, want cwd ../scripts", h)
 	}

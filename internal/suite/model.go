@@ -117,20 +117,67 @@ type Workspace struct {
 	// Isolation is "per_test" (default) or "shared".
 	Isolation string
 	Hooks     WorkspaceHooks
-	Pos       Pos
+	// Repos are the git repositories cloned into the workspace, in file order.
+	Repos []*Repo
+	// Mode is workspace.mode as written ("" when not set): pooled, temp or static. A path
+	// without a mode is static.
+	Mode string
+	// Path is the directory a static workspace uses in place (absolute; "" unless static).
+	Path string
+	// Env are the tools the suite needs, checked before its first test.
+	Env WorkspaceEnv
+	Pos Pos
+}
+
+// Repo is one workspace.repos entry: a repository cloned into the workspace at Path and
+// checked out (detached) at Commit's Ancestor-th parent.
+type Repo struct {
+	// Path is where the clone goes, slash-separated and relative to the workspace.
+	Path string
+	// Repo is the repository as written: a URL, an org/name GitHub shorthand or a local path.
+	Repo string
+	// URL is what git clones: Repo's URL, https://github.com/org/name.git for a shorthand, or
+	// the absolute path of a local repository.
+	URL string
+	// Commit is the commit, branch or tag to check out (commit or base_commit); "" is the
+	// remote's default branch.
+	Commit string
+	// Ancestor walks this many first parents back from Commit.
+	Ancestor int
+	// Sparse are the directories of a cone-mode sparse checkout (none = everything).
+	Sparse []string
+	Pos    Pos
+}
+
+// WorkspaceEnv is workspace.env: what must be installed for the suite to run.
+type WorkspaceEnv struct {
+	// RequiredCommands must be found in PATH.
+	RequiredCommands []string
+	// RequiredPythonModules must be importable by python3.
+	RequiredPythonModules []string
+	Pos                   Pos
 }
 
 // WorkspaceHooks are commands run around tests in the workspace.
 type WorkspaceHooks struct {
+	// Disabled is hooks.enabled: false: no hook command and no reset runs.
+	Disabled                                   bool
 	BeforeAll, BeforeEach, AfterEach, AfterAll *Hook
 }
 
-// Hook is one workspace hook command.
+// Hook is one workspace hook: a command, a reset, or both (the reset first).
 type Hook struct {
-	Command   []string // argv; a string command is ["sh", "-c", cmd]
+	Command   []string // argv; a string command is ["sh", "-c", cmd]; nil for a reset alone
 	TimeoutMS int
-	Cwd       string
-	Pos       Pos
+	// Cwd is the hook's working directory as written; relative to Dir.
+	Cwd string
+	// Dir is the directory of the file the hook is written in (the eval file or an external
+	// workspace file): the default working directory, as in AgentV.
+	Dir string
+	// Reset is "", "none", "fast" or "strict" (before_each and after_each only): fast puts the
+	// workspace's files back as they were, keeping git-ignored ones; strict removes those too.
+	Reset string
+	Pos   Pos
 }
 
 // Grader is one grader (assertion, evaluator) attached to a test.

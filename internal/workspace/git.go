@@ -5,11 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // gitConfig switches off everything in git that could run a program, read configuration
@@ -43,28 +43,48 @@ func (w *Workspace) gitDir() string { return filepath.Join(w.home, "repo") }
 // excludeFile holds the .gitignore rules of the baseline (see ignoreRules).
 func (w *Workspace) excludeFile() string { return filepath.Join(w.home, "exclude") }
 
-// git runs git on evalgate's repository with the workspace as its work tree. Its environment
-// is built from nothing but PATH, so no GIT_DIR, GIT_EXTERNAL_DIFF or HOME of the job's, nor
-// the user's or the system's config, can change what it does.
+// git runs git on evalgate's repository with the workspace as its work tree.
 func (w *Workspace) git(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
 	full := []string{"--git-dir=" + w.gitDir(), "--work-tree=" + w.dir, "--literal-pathspecs"}
 	for _, c := range gitConfig {
 		full = append(full, "-c", c)
 	}
-	cmd := exec.CommandContext(ctx, "git", append(full, args...)...)
-	cmd.Dir = w.dir
-	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + w.home, "LC_ALL=C",
+	return runGit(ctx, w.dir, w.home, nil, stdin, append(full, args...)...)
+}
+
+// runGit runs git in dir. Its environment is built from nothing but PATH and extra, with HOME
+// set to evalgate's private home, so no GIT_DIR, GIT_EXTERNAL_DIFF or HOME of the job's, nor
+// the user's or the system's config, can change what it does.
+func runGit(ctx context.Context, dir, home string, extra []string, stdin io.Reader, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append([]string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "LC_ALL=C",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_ATTR_NOSYSTEM=1",
 		"GIT_TERMINAL_PROMPT=0", "GIT_NO_REPLACE_OBJECTS=1",
-	}
+	}, extra...)
 	cmd.Stdin = stdin
+	// A helper git started (ssh, a remote helper) that holds the pipes does not hold us.
+	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("git %s: %w: %s", gitVerb(args), err, tail(stderr.Bytes()))
 	}
 	return stdout.String(), nil
+}
+
+// gitVerb is the subcommand in a git argument list, for error messages.
+func gitVerb(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-c" || a == "-C":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return a
+		}
+	}
+	return "command"
 }
 
 // reset rewrites the parts of evalgate's repository that could make git run a program or see
@@ -112,34 +132,8 @@ func (w *Workspace) mirror() error {
 	if err := root.WriteFile(".git/config", []byte(agentConfig), 0o644); err != nil {
 		return err
 	}
-	src := w.gitDir()
 	for _, top := range []string{"HEAD", "index", "refs", "objects"} {
-		err := filepath.WalkDir(filepath.Join(src, top), func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, err := filepath.Rel(src, p)
-			if err != nil {
-				return err
-			}
-			dst := filepath.Join(".git", rel)
-			switch {
-			case d.IsDir():
-				return root.MkdirAll(dst, 0o755)
-			case !d.Type().IsRegular():
-				return nil
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			return root.WriteFile(dst, data, info.Mode().Perm())
-		})
-		if err != nil {
+		if err := copyInto(root, filepath.Join(".git", top), filepath.Join(w.gitDir(), top)); err != nil {
 			return err
 		}
 	}

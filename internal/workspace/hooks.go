@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/proc"
@@ -59,13 +61,17 @@ func (s Stage) timeout(h *suite.Hook) time.Duration {
 	}
 }
 
-// RunHook runs one hook for stage in the workspace dir: cwd is h.Cwd (relative to dir) or dir,
-// stdin is in as JSON (workspace_path defaults to dir), and the environment is the allow-listed
-// one of package proc plus AGENTV_WORKSPACE_PATH. The hook runs contained: on timeout or
-// cancellation everything it started is killed. What a successful before_all or before_each
-// leaves running (a service the tests use) is left to stop, which the caller calls when the
-// suite or the test ends; whatever any other hook leaves is killed when it exits. stop is never
-// nil, and calling it again is harmless.
+// RunHook runs one hook's command for stage in the workspace dir. Its cwd is h.Cwd resolved
+// against h.Dir (the directory of the file the hook is written in, as in AgentV), or h.Dir, or
+// dir when h.Dir is not set; stdin is in as JSON (workspace_path defaults to dir); the
+// arguments' {{workspace_path}}, {{test_id}}, {{eval_run_id}}, {{case_input}} and
+// {{case_metadata}} are replaced as AgentV replaces them; and the environment is the
+// allow-listed one of package proc plus AGENTV_WORKSPACE_PATH. The hook runs contained: on
+// timeout or cancellation everything it started is killed. What a successful before_all or
+// before_each leaves running (a service the tests use) is left to stop, which the caller calls
+// when the suite or the test ends; whatever any other hook leaves is killed when it exits.
+// stop is never nil, and calling it again is harmless. A hook's reset is not RunHook's: see
+// Manager.
 func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir string) (stop func(), err error) {
 	stop = func() {}
 	name := hookName(stage, h)
@@ -80,20 +86,25 @@ func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir 
 		return stop, fmt.Errorf("%s: encode stdin: %w", name, err)
 	}
 	cwd := dir
+	if h.Dir != "" {
+		cwd = h.Dir
+	}
 	if h.Cwd != "" {
-		cwd = h.Cwd
-		if !filepath.IsAbs(cwd) {
-			cwd = filepath.Join(dir, cwd)
+		if filepath.IsAbs(h.Cwd) {
+			cwd = h.Cwd
+		} else {
+			cwd = filepath.Join(cwd, h.Cwd)
 		}
 	}
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return stop, fmt.Errorf("%s: cwd %s is not a directory", name, cwd)
 	}
+	argv := interpolate(h.Command, in)
 	limit := stage.timeout(h)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 
-	cmd := proc.Command(ctx, h.Command[0], h.Command[1:]...)
+	cmd := proc.Command(ctx, argv[0], argv[1:]...)
 	cmd.Dir = cwd
 	cmd.Env = []string{"AGENTV_WORKSPACE_PATH=" + dir}
 	cmd.Stdin = bytes.NewReader(stdin)
@@ -128,10 +139,69 @@ func output(stdout, stderr *tailBuffer) string {
 
 // hookName is how errors and warnings name a hook: "before_each hook (evals/x.yaml:12)".
 func hookName(stage Stage, h *suite.Hook) string {
-	pos := h.Pos
-	pos.Col = 0
+	return fmt.Sprintf("%s hook%s", stage, at(h.Pos))
+}
+
+// at is where something is declared, for messages: " (evals/x.yaml:12)", or "" when unknown.
+func at(pos suite.Pos) string {
 	if pos.File == "" {
-		return fmt.Sprintf("%s hook", stage)
+		return ""
 	}
-	return fmt.Sprintf("%s hook (%s)", stage, pos)
+	pos.Col = 0
+	return fmt.Sprintf(" (%s)", pos)
+}
+
+var hookVar = regexp.MustCompile(`\{\{(\w+)\}\}`)
+
+// interpolate replaces AgentV's {{name}} placeholders in a hook's arguments; unknown names are
+// left as written.
+func interpolate(argv []string, in HookInput) []string {
+	vars := map[string]string{
+		"workspace_path": in.WorkspacePath,
+		"test_id":        in.TestID,
+		"eval_run_id":    in.EvalRunID,
+		"case_input":     text(in.CaseInput),
+		"case_metadata":  text(in.CaseMetadata),
+	}
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = hookVar.ReplaceAllStringFunc(a, func(m string) string {
+			if v, ok := vars[m[2:len(m)-2]]; ok {
+				return v
+			}
+			return m
+		})
+	}
+	return out
+}
+
+// text is a value as a hook argument: a string as it is, nothing as "", anything else as JSON.
+func text(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case map[string]any:
+		if v == nil {
+			return ""
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// Question is a test's input as AgentV hands it to hooks (case_input): the text of its
+// messages, trimmed and joined by spaces.
+func Question(msgs []suite.Message) string {
+	var parts []string
+	for _, m := range msgs {
+		if t := strings.TrimSpace(m.Content); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
 }

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"fmt"
 	"sync"
 )
 
@@ -16,6 +17,8 @@ type Lease struct {
 	ctx context.Context
 	// stop ends what before_each left running.
 	stop func()
+	// base is the test's baseline: what an after_each reset returns to.
+	base snapshot
 
 	once sync.Once
 	kept string
@@ -23,7 +26,7 @@ type Lease struct {
 }
 
 func newLease(ctx context.Context, m *Manager, w *Workspace, in HookInput, stop func()) *Lease {
-	return &Lease{m: m, w: w, in: in, ctx: context.WithoutCancel(ctx), stop: stop}
+	return &Lease{m: m, w: w, in: in, ctx: context.WithoutCancel(ctx), stop: stop, base: w.current()}
 }
 
 // Dir is the workspace directory.
@@ -32,9 +35,9 @@ func (l *Lease) Dir() string { return l.w.Dir() }
 // Diff is what changed since the test's baseline, as a unified diff ("" = nothing).
 func (l *Lease) Diff(ctx context.Context) (string, error) { return l.w.Diff(ctx) }
 
-// Close runs after_each (a failure is only logged), ends what before_each left running, and
-// gives the workspace back: a per_test
-// workspace is removed unless keep; a shared one is released to the next test, and keep makes
+// Close runs after_each — its reset, then its command; a failure of either is only logged —,
+// ends what before_each left running, and gives the workspace back: a per_test workspace is
+// removed unless keep; a shared one is released to the next test, and keep makes
 // Manager.Close leave it in place. It returns the kept path; calls after the first are no-ops.
 func (l *Lease) Close(keep bool) (string, error) {
 	l.once.Do(func() { l.kept, l.err = l.close(keep) })
@@ -42,9 +45,18 @@ func (l *Lease) Close(keep bool) (string, error) {
 }
 
 func (l *Lease) close(keep bool) (string, error) {
-	if h := l.m.spec.Hooks.AfterEach; h != nil {
-		if _, err := RunHook(l.ctx, AfterEach, h, l.in, l.w.Dir()); err != nil {
-			l.m.warn(err)
+	if h := l.m.hook(AfterEach); h != nil {
+		command := len(h.Command) > 0
+		// A per_test workspace is not used again: reset it only for a command to see.
+		if reset, strict := resets(h); reset && (l.m.Shared() || command) {
+			if err := l.m.reset(l.ctx, l.w, l.base, strict); err != nil {
+				l.m.warn(fmt.Errorf("%s: reset: %w", hookName(AfterEach, h), err))
+			}
+		}
+		if command {
+			if _, err := RunHook(l.ctx, AfterEach, h, l.in, l.w.Dir()); err != nil {
+				l.m.warn(err)
+			}
 		}
 	}
 	l.stop()

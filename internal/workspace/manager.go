@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/evalgate/evalgate/internal/suite"
@@ -23,21 +25,31 @@ type ManagerOptions struct {
 
 // Manager runs one workspace spec (usually a suite's) for many tests, concurrently.
 //
-// Setup happens once, on the first Acquire; concurrent callers wait for it and share its error:
-//   - shared isolation: the template is copied once, before_all runs in that copy, and every
-//     test runs in it, one test at a time.
-//   - per_test isolation: when the spec has before_all or after_all, the template is copied once
-//     into a base directory and before_all runs there; the prepared base, not the template, is
-//     what each test's fresh workspace is copied from, so before_all's work is done once and
-//     every test starts from its result. after_all runs in the same base directory.
+// Setup happens once, on the first Acquire; concurrent callers wait for it and share its error.
+// It checks workspace.env first, then:
+//   - shared isolation: the template is copied and the repos cloned once, before_all runs in
+//     that copy, and every test runs in it, one test at a time. A static workspace (a path) is
+//     shared isolation in the user's directory, used in place and never removed.
+//   - per_test isolation: when the spec has repos, before_all or after_all, the template is
+//     copied and the repos cloned once into a base directory and before_all runs there; the
+//     prepared base, not the template, is what each test's fresh workspace is copied from
+//     (repositories included), so cloning and before_all's work are done once and every test
+//     starts from their result. after_all runs in the same base directory.
 //
 // Each test then gets a Lease: before_each runs in the test's workspace, and the baseline is
 // committed after it, so a test's diff is only what its agent changed. With shared isolation
 // evalgate re-baselines before every test, where AgentV keeps one baseline per suite: a test is
 // graded on its own changes, never on an earlier test's.
 //
-// A before_all or before_each failure fails Acquire; after_each and after_all failures are
-// only logged, as in AgentV.
+// A hook's reset (fast or strict) puts the workspace back before its command runs: before_each
+// to the state setup left, after_each to the test's baseline; repositories also get their .git
+// back as cloned, so commits and branches an agent made are gone. In per_test isolation a
+// before_each reset has nothing to undo, and an after_each reset is only done when an
+// after_each command follows to see it, so a kept workspace still shows what the agent did.
+//
+// A before_all or before_each failure (or a failed env check, clone or before_each reset) fails
+// Acquire; after_each and after_all failures are only logged, as in AgentV. hooks.enabled:
+// false skips every hook command and reset.
 type Manager struct {
 	spec *suite.Workspace
 	opts ManagerOptions
@@ -54,8 +66,12 @@ type Manager struct {
 	shared   *Workspace // shared isolation: the one workspace
 	// stopSetup ends what before_all left running (a service the tests use); nil when none.
 	stopSetup func()
-	base      string // per_test: the copy the suite hooks run in ("" = none)
-	template  string // per_test: what each test's workspace is copied from
+	base      string // per_test: the copy the suite hooks run in, tests are copied from ("" = none)
+	// home is evalgate's private directory for the repos: git's HOME while cloning, and the
+	// cloned .git directories a shared workspace's resets restore ("" = no repos).
+	home string
+	// origin is the shared workspace as setup left it: what a before_each reset returns to.
+	origin snapshot
 
 	logMu sync.Mutex
 }
@@ -72,7 +88,36 @@ func NewManager(spec *suite.Workspace, opts ManagerOptions) *Manager {
 }
 
 // Shared reports whether every test runs in one workspace.
-func (m *Manager) Shared() bool { return m.spec.Isolation == "shared" }
+func (m *Manager) Shared() bool { return m.spec.Isolation == "shared" || m.static() }
+
+// static reports whether the workspace is the user's directory at workspace.path.
+func (m *Manager) static() bool { return m.spec.Path != "" }
+
+// hook is the spec's hook for stage, nil when there is none or hooks are disabled.
+func (m *Manager) hook(stage Stage) *suite.Hook {
+	h := m.spec.Hooks
+	if h.Disabled {
+		return nil
+	}
+	switch stage {
+	case BeforeAll:
+		return h.BeforeAll
+	case BeforeEach:
+		return h.BeforeEach
+	case AfterEach:
+		return h.AfterEach
+	default:
+		return h.AfterAll
+	}
+}
+
+// resets reports whether h puts the workspace back (fast or strict), and whether strictly.
+func resets(h *suite.Hook) (reset, strict bool) {
+	if h == nil {
+		return false, false
+	}
+	return h.Reset == "fast" || h.Reset == "strict", h.Reset == "strict"
+}
 
 // Acquire prepares the workspace of one test: setup if this is the first test, then (shared)
 // waiting for the workspace, then before_each and a fresh baseline. The lease must be closed.
@@ -85,6 +130,12 @@ func (m *Manager) Acquire(ctx context.Context, testID string, caseInput any, met
 		if err := m.lock(ctx); err != nil {
 			return nil, fmt.Errorf("workspace: waiting for the shared workspace: %w", err)
 		}
+		if reset, strict := resets(m.hook(BeforeEach)); reset {
+			if err := m.reset(ctx, m.shared, m.origin, strict); err != nil {
+				m.unlock()
+				return nil, fmt.Errorf("before_each reset: %w", err)
+			}
+		}
 		stop, err := m.beforeEach(ctx, m.shared, in, true)
 		if err != nil {
 			m.unlock()
@@ -92,7 +143,14 @@ func (m *Manager) Acquire(ctx context.Context, testID string, caseInput any, met
 		}
 		return newLease(ctx, m, m.shared, in, stop), nil
 	}
-	w, err := Prepare(ctx, m.opts.Parent, m.template)
+	var w *Workspace
+	var err error
+	if m.base != "" {
+		// The base was made by evalgate and the suite's hooks: its repositories are copied too.
+		w, err = create(ctx, m.opts.Parent, func(dir string) error { return copyTree(m.base, dir, true) })
+	} else {
+		w, err = Prepare(ctx, m.opts.Parent, m.spec.Template)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -104,18 +162,19 @@ func (m *Manager) Acquire(ctx context.Context, testID string, caseInput any, met
 	return newLease(ctx, m, w, in, stop), nil
 }
 
-// beforeEach runs the before_each hook and moves the baseline past what it (and, when always,
-// an earlier test) changed. stop ends what the hook left running; on an error it has been
-// ended already.
+// beforeEach runs the before_each command and moves the baseline past what it (and, when
+// always, an earlier test or a reset) changed. stop ends what the hook left running; on an
+// error it has been ended already.
 func (m *Manager) beforeEach(ctx context.Context, w *Workspace, in HookInput, always bool) (stop func(), err error) {
 	stop = func() {}
-	h := m.spec.Hooks.BeforeEach
-	if h != nil {
+	h := m.hook(BeforeEach)
+	ran := h != nil && len(h.Command) > 0
+	if ran {
 		if stop, err = RunHook(ctx, BeforeEach, h, in, w.Dir()); err != nil {
 			return stop, err
 		}
 	}
-	if h == nil && !always {
+	if !ran && !always {
 		return stop, nil
 	}
 	if err := w.baseline(ctx); err != nil {
@@ -123,6 +182,32 @@ func (m *Manager) beforeEach(ctx context.Context, w *Workspace, in HookInput, al
 		return func() {}, err
 	}
 	return stop, nil
+}
+
+// reset puts w's files back to s and each repository's .git back as cloned.
+func (m *Manager) reset(ctx context.Context, w *Workspace, s snapshot, strict bool) error {
+	if err := w.restore(ctx, s, strict); err != nil {
+		return err
+	}
+	for i, r := range m.spec.Repos {
+		src := m.clonedGit(i)
+		if _, err := os.Lstat(src); err != nil {
+			continue // not a repository when setup finished: nothing to put back
+		}
+		if err := w.restoreGit(r.Path, src); err != nil {
+			return fmt.Errorf("workspace reset: repo %s: %w", r.Path, err)
+		}
+	}
+	return nil
+}
+
+// clonedGit is where the .git directory of repo i is kept as setup left it: in the base of a
+// per_test workspace, else in evalgate's private directory.
+func (m *Manager) clonedGit(i int) string {
+	if m.base != "" {
+		return filepath.Join(m.base, filepath.FromSlash(m.spec.Repos[i].Path), ".git")
+	}
+	return filepath.Join(m.home, "git", strconv.Itoa(i))
 }
 
 // Close runs after_all (a failure is only logged), ends what before_all left running, and
@@ -152,7 +237,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	if m.shared != nil {
 		dir = m.shared.Dir()
 	}
-	if h := m.spec.Hooks.AfterAll; h != nil && m.setupErr == nil {
+	if h := m.hook(AfterAll); h != nil && len(h.Command) > 0 && m.setupErr == nil {
 		in := HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}
 		if _, err := RunHook(context.WithoutCancel(ctx), AfterAll, h, in, dir); err != nil {
 			m.warn(err)
@@ -171,6 +256,9 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	if m.base != "" {
 		errs = append(errs, os.RemoveAll(m.base))
+	}
+	if m.home != "" {
+		errs = append(errs, os.RemoveAll(m.home))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("workspace: close: %w", err)

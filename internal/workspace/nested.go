@@ -14,12 +14,32 @@ import (
 
 // addAll stages every file in the workspace into evalgate's index: changes to tracked files,
 // and untracked files unless the baseline's .gitignore rules exclude them — whatever
-// .gitignore files say now. Files of repositories nested in the workspace (an agent that
-// clones a dependency, a hook that checks out a fixture) are staged too: git would record a
-// nested repository as a single gitlink and its changes would never reach the diff, so its
-// .git is set aside under a name chosen now (an agent cannot have planted it) while staging,
-// and put back after.
-func (w *Workspace) addAll(ctx context.Context) (err error) {
+// .gitignore files say now. Files of repositories nested in the workspace (a workspace repo, an
+// agent that clones a dependency, a hook that checks out a fixture) are staged too (see
+// setAside).
+func (w *Workspace) addAll(ctx context.Context) error {
+	return w.setAside(func(hidden string) error {
+		if _, err := w.git(ctx, nil, "add", "--update"); err != nil {
+			return err
+		}
+		out, err := w.git(ctx, nil, "ls-files", "-z", "--others", "--exclude-from="+w.excludeFile())
+		if err != nil {
+			return err
+		}
+		add := paths(out, hidden)
+		if len(add) == 0 {
+			return nil
+		}
+		_, err = w.git(ctx, strings.NewReader(strings.Join(add, "\x00")), "add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul")
+		return err
+	})
+}
+
+// setAside runs fn with every nested .git entry of the workspace renamed to hidden, a name
+// chosen now (an agent cannot have planted it), and puts them back after. git would record a
+// nested repository as a single gitlink and never look inside it; set aside, its files are
+// plain content.
+func (w *Workspace) setAside(fn func(hidden string) error) (err error) {
 	hidden, err := hiddenName()
 	if err != nil {
 		return err
@@ -55,24 +75,18 @@ func (w *Workspace) addAll(ctx context.Context) (err error) {
 	if walkErr != nil {
 		return walkErr
 	}
-	if _, err := w.git(ctx, nil, "add", "--update"); err != nil {
-		return err
-	}
-	out, err := w.git(ctx, nil, "ls-files", "-z", "--others", "--exclude-from="+w.excludeFile())
-	if err != nil {
-		return err
-	}
-	var add []string
+	return fn(hidden)
+}
+
+// paths splits git's -z output, leaving out anything inside a set-aside repository.
+func paths(out, hidden string) []string {
+	var ps []string
 	for _, p := range strings.Split(out, "\x00") {
 		if p != "" && !hasComponent(p, hidden) {
-			add = append(add, p)
+			ps = append(ps, p)
 		}
 	}
-	if len(add) == 0 {
-		return nil
-	}
-	_, err = w.git(ctx, strings.NewReader(strings.Join(add, "\x00")), "add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul")
-	return err
+	return ps
 }
 
 // hiddenName is a fresh name for set-aside .git entries.

@@ -9,6 +9,12 @@
 // workspace's .gitattributes, and any .gitignore rule written after the baseline. The workspace
 // still gets a .git of its own, a copy of the baseline, for the agent to use; evalgate never
 // reads it, so nothing the agent does there — config, hooks, commits — reaches the diff.
+//
+// The suite's workspace.repos are cloned once per suite with the same hardening (no hooks,
+// fsmonitor, system or global config; no transport that runs a program; `--` before every URL
+// and validated refs), and copied into each test's workspace with their .git; evalgate never
+// runs git in a repository an agent has touched: a reset restores the files from its own
+// baseline and each repository's .git from the copy taken at setup.
 package workspace
 
 import (
@@ -37,12 +43,28 @@ type Workspace struct {
 	base string
 	// ignore is the workspace's .gitignore rules at baseline time, as one exclude file.
 	ignore []byte
+	// inPlace marks a static workspace: the user's directory, never mirrored into or removed.
+	inPlace bool
 }
 
 // Prepare copies template into a new directory under parent ("" = the system temp dir) and
-// commits it as the baseline. Nested .git directories in the template are not copied: the
-// baseline must see their files as plain content, and a nested repository would hide them.
+// commits it as the baseline. Nested .git directories in the template are not copied: a
+// template is content, and its repositories' internals are not the agent's starting point.
 func Prepare(ctx context.Context, parent, template string) (*Workspace, error) {
+	return create(ctx, parent, func(dir string) error {
+		if template == "" {
+			return nil
+		}
+		if err := copyTree(template, dir, false); err != nil {
+			return fmt.Errorf("workspace: copy %s: %w", template, err)
+		}
+		return nil
+	})
+}
+
+// create makes a new directory under parent, has fill put the starting files in it, and
+// commits it as the baseline.
+func create(ctx context.Context, parent string, fill func(dir string) error) (*Workspace, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, ErrNoGit
 	}
@@ -50,21 +72,30 @@ func Prepare(ctx context.Context, parent, template string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	home, err := os.MkdirTemp(parent, "evalgate-git-")
-	if err != nil {
+	if err := fill(dir); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("workspace: %w", err)
-	}
-	w := &Workspace{dir: dir, home: home}
-	fail := func(err error) (*Workspace, error) {
-		os.RemoveAll(dir)
-		os.RemoveAll(home)
 		return nil, err
 	}
-	if template != "" {
-		if err := copyTree(template, dir); err != nil {
-			return fail(fmt.Errorf("workspace: copy %s: %w", template, err))
-		}
+	w, err := start(ctx, parent, dir, false)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return w, nil
+}
+
+// start makes evalgate's repository for dir and commits dir as the baseline. An inPlace
+// workspace (a static one: the user's directory) gets no repository of the agent's at .git —
+// one there is the user's — and is never removed.
+func start(ctx context.Context, parent, dir string, inPlace bool) (*Workspace, error) {
+	home, err := os.MkdirTemp(parent, "evalgate-git-")
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	w := &Workspace{dir: dir, home: home, inPlace: inPlace}
+	fail := func(err error) (*Workspace, error) {
+		os.RemoveAll(home)
+		return nil, err
 	}
 	if w.id, err = os.Lstat(dir); err != nil {
 		return fail(fmt.Errorf("workspace: %w", err))
@@ -76,6 +107,19 @@ func Prepare(ctx context.Context, parent, template string) (*Workspace, error) {
 		return fail(err)
 	}
 	return w, nil
+}
+
+// open takes the existing directory dir as a workspace in place (a static workspace).
+func open(ctx context.Context, parent, dir string) (*Workspace, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, ErrNoGit
+	}
+	// The workspace's identity is the directory, not a link to it.
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace: %w", err)
+	}
+	return start(ctx, parent, real, true)
 }
 
 // baseline commits the directory as it is now: Diff reports changes made after this point.
@@ -103,6 +147,9 @@ func (w *Workspace) baseline(ctx context.Context) error {
 		return fmt.Errorf("workspace baseline: %w", err)
 	}
 	w.base = commit
+	if w.inPlace {
+		return nil
+	}
 	if err := w.mirror(); err != nil {
 		return fmt.Errorf("workspace baseline: agent repository: %w", err)
 	}
@@ -162,14 +209,14 @@ func (w *Workspace) Diff(ctx context.Context) (string, error) {
 	return strings.TrimRight(out, "\n"), nil
 }
 
-// Close removes evalgate's repository, and the workspace unless keep is set; it returns the
-// kept path.
+// Close removes evalgate's repository, and the workspace unless keep is set or it is a static
+// one; it returns the kept path.
 func (w *Workspace) Close(keep bool) (string, error) {
 	err := os.RemoveAll(w.home)
-	if keep {
+	if keep || w.inPlace {
 		// An agent that deleted (or replaced) its workspace leaves nothing to inspect: do not
 		// point at it.
-		if w.check() != nil {
+		if !keep || w.check() != nil {
 			return "", err
 		}
 		return w.dir, err
@@ -191,8 +238,9 @@ func (w *Workspace) check() error {
 }
 
 // copyTree copies src into dst: regular files with their modes, symlinks as symlinks (never
-// followed, so a template cannot pull in files from outside itself), .git directories skipped.
-func copyTree(src, dst string) error {
+// followed, so a template cannot pull in files from outside itself), and .git directories
+// only when keepGit is set.
+func copyTree(src, dst string, keepGit bool) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -203,7 +251,7 @@ func copyTree(src, dst string) error {
 		}
 		target := filepath.Join(dst, rel)
 		switch {
-		case d.IsDir() && d.Name() == ".git" && path != src:
+		case d.IsDir() && d.Name() == ".git" && path != src && !keepGit:
 			return filepath.SkipDir
 		case d.IsDir():
 			return os.MkdirAll(target, 0o755)

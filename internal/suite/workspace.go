@@ -1,0 +1,248 @@
+package suite
+
+import (
+	"path/filepath"
+	"regexp"
+	"sort"
+
+	"gopkg.in/yaml.v3"
+)
+
+var workspaceKeys = []string{"template", "isolation", "hooks", "repos", "mode", "path", "docker", "env"}
+
+// removedWorkspaceKeys are keys AgentV 4.42 refuses, with its advice.
+var removedWorkspaceKeys = map[string]string{
+	"static_path": "workspace.static_path has been removed: use workspace.path with workspace.mode: static",
+	"pool":        "workspace.pool has been removed: use workspace.mode: pooled or temp",
+	"static":      "workspace.static has been removed: use workspace.mode: static",
+}
+
+// workspace reads a workspace object, or a path to a YAML file holding one.
+func (r *reader) workspace(n *yaml.Node) *Workspace {
+	n = resolve(n)
+	if n.Kind == yaml.ScalarNode {
+		s, _ := r.str(n, "workspace")
+		p, ok := r.path(n, s)
+		if !ok {
+			return nil
+		}
+		if fi, err := r.stat(p); err == nil && fi.IsDir() {
+			return &Workspace{Template: p, Isolation: "per_test", Pos: r.pos(n)}
+		}
+		data, err := r.readFile(p)
+		if err != nil {
+			r.errorf(n, "workspace %s: %v", s, err)
+			return nil
+		}
+		saved, savedDir := r.file, r.dir
+		r.file, r.dir = r.rel(p), filepath.Dir(p)
+		defer func() { r.file, r.dir = saved, savedDir }()
+		root := r.parseYAML(data)
+		if root == nil {
+			return nil
+		}
+		if inner := valueNode(root, "workspace"); inner != resolve(root) && resolve(inner).Kind == yaml.MappingNode {
+			r.errorf(keyNode(root, "workspace"), "a workspace file holds the workspace settings directly: remove the top-level workspace: wrapper")
+			return nil
+		}
+		return r.workspace(root)
+	}
+	known := append([]string(nil), workspaceKeys...)
+	for k := range removedWorkspaceKeys {
+		known = append(known, k)
+	}
+	f, ok := r.fields(n, "workspace", known...)
+	if !ok {
+		return nil
+	}
+	for _, k := range sortedKeys(removedWorkspaceKeys) {
+		if _, ok := f[k]; ok {
+			r.errorf(keyNode(n, k), "%s", removedWorkspaceKeys[k])
+		}
+	}
+	// per_test is evalgate's default (AgentV shares one copy): diffs never pile up across tests.
+	w := &Workspace{Isolation: "per_test", Pos: r.pos(n)}
+	if t := r.optStr(f, "template", "workspace"); t != "" {
+		if p, ok := r.path(f["template"], t); ok {
+			w.Template = p
+			if fi, err := r.stat(p); err != nil || !fi.IsDir() {
+				r.errorf(f["template"], "workspace template %s is not a directory", t)
+			}
+		}
+	}
+	if iso := r.optStr(f, "isolation", "workspace"); iso != "" {
+		if iso != "per_test" && iso != "shared" {
+			r.errorf(f["isolation"], "workspace isolation must be per_test or shared, not %q", iso)
+		}
+		w.Isolation = iso
+	}
+	if h, ok := f["hooks"]; ok {
+		w.Hooks = r.hooks(h)
+	}
+	if rs, ok := f["repos"]; ok {
+		w.Repos = r.repos(rs)
+	}
+	if e, ok := f["env"]; ok {
+		w.Env = r.workspaceEnv(e)
+	}
+	if _, ok := f["docker"]; ok {
+		// AgentV runs code graders inside the image: on the host they would see other tools.
+		r.errorf(keyNode(n, "docker"), "workspace.docker is not supported: evalgate runs code graders on the host, "+
+			"not in a container; run evalgate in an image that has what the graders need, and remove docker")
+	}
+	r.workspaceMode(n, f, w)
+	return w
+}
+
+// workspaceMode reads mode and path as AgentV does: a path alone means static, a static
+// workspace is one directory used in place by every test, and static without a path runs in a
+// temporary workspace unless there are repos to put somewhere.
+func (r *reader) workspaceMode(n *yaml.Node, f map[string]*yaml.Node, w *Workspace) {
+	w.Mode = r.optStr(f, "mode", "workspace")
+	switch w.Mode {
+	case "", "pooled", "temp", "static":
+	default:
+		r.errorf(f["mode"], "workspace.mode must be pooled, temp or static, not %q", w.Mode)
+		return
+	}
+	if p := r.optStr(f, "path", "workspace"); p != "" {
+		if w.Mode != "" && w.Mode != "static" {
+			r.errorf(f["path"], "workspace.path needs workspace.mode: static, not %s", w.Mode)
+			return
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(r.dir, p)
+		}
+		w.Path = filepath.Clean(p)
+	}
+	if w.Mode != "static" && w.Path == "" {
+		return
+	}
+	switch {
+	case w.Path == "" && len(w.Repos) > 0:
+		r.errorf(f["mode"], "workspace.mode static needs workspace.path, the directory to use in place")
+	case w.Path == "":
+		r.warnf(f["mode"], "workspace.mode static without a path: tests run in a temporary workspace, as in AgentV")
+	case f["isolation"] != nil && w.Isolation == "per_test":
+		r.errorf(f["isolation"], "a static workspace is one directory every test runs in: isolation must be shared, not per_test")
+	default:
+		w.Isolation = "shared"
+	}
+}
+
+// hooks reads workspace.hooks.
+func (r *reader) hooks(n *yaml.Node) WorkspaceHooks {
+	var h WorkspaceHooks
+	f, ok := r.fields(n, "workspace.hooks", "enabled", "before_all", "before_each", "after_each", "after_all")
+	if !ok {
+		return h
+	}
+	if e, ok := f["enabled"]; ok {
+		on, ok := r.boolean(e, "workspace.hooks.enabled")
+		h.Disabled = ok && !on
+	}
+	h.BeforeAll = r.hook(f["before_all"], "before_all")
+	h.BeforeEach = r.hook(f["before_each"], "before_each")
+	h.AfterEach = r.hook(f["after_each"], "after_each")
+	h.AfterAll = r.hook(f["after_all"], "after_all")
+	return h
+}
+
+// hook reads one hook: a command (string or list), or AgentV's object with command (or the
+// deprecated script), timeout_ms, cwd and reset.
+func (r *reader) hook(n *yaml.Node, stage string) *Hook {
+	if n == nil {
+		return nil
+	}
+	what := "workspace.hooks." + stage
+	h := &Hook{Pos: r.pos(n), Dir: r.dir}
+	if resolve(n).Kind != yaml.MappingNode {
+		h.Command = r.command(n, what)
+		return h
+	}
+	f, _ := r.fields(n, what, "command", "script", "timeout_ms", "timeoutMs", "cwd", "reset")
+	cmd := f["command"]
+	if s, ok := f["script"]; ok {
+		if cmd == nil {
+			r.warnf(keyNode(n, "script"), "%s.script is deprecated: use command", what)
+			cmd = s
+		} else {
+			r.errorf(keyNode(n, "script"), "%s has both command and script: script is the deprecated name of command; remove it", what)
+		}
+	}
+	if cmd != nil && !isNull(cmd) {
+		h.Command = r.command(cmd, what+".command")
+	}
+	for _, k := range []string{"timeout_ms", "timeoutMs"} {
+		if t, ok := f[k]; ok {
+			if ms, ok := r.integer(t, what+"."+k); ok && ms < 0 {
+				r.errorf(t, "%s.%s must not be negative", what, k)
+			} else {
+				h.TimeoutMS = ms
+			}
+		}
+	}
+	h.Cwd = r.optStr(f, "cwd", what)
+	if h.Reset = r.optStr(f, "reset", what); h.Reset != "" {
+		switch {
+		case h.Reset != "none" && h.Reset != "fast" && h.Reset != "strict":
+			r.errorf(f["reset"], "%s.reset must be none, fast or strict, not %q", what, h.Reset)
+		case h.Reset != "none" && (stage == "before_all" || stage == "after_all"):
+			r.warnf(f["reset"], "%s.reset does nothing: only before_each and after_each reset the workspace (as in AgentV)", what)
+		}
+	}
+	if h.Command == nil && h.Reset == "" && (cmd == nil || isNull(cmd)) {
+		r.errorf(n, "%s needs a command or a reset (none, fast or strict)", what)
+	}
+	return h
+}
+
+var pythonModule = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+
+// workspaceEnv reads workspace.env, AgentV's preflight requirements.
+func (r *reader) workspaceEnv(n *yaml.Node) WorkspaceEnv {
+	e := WorkspaceEnv{Pos: r.pos(n)}
+	f, ok := r.fields(n, "workspace.env", "required_commands", "required_python_modules")
+	if !ok {
+		return e
+	}
+	e.RequiredCommands = r.names(f["required_commands"], "workspace.env.required_commands", func(s string) bool {
+		return s != "" && !containsControl(s)
+	})
+	e.RequiredPythonModules = r.names(f["required_python_modules"], "workspace.env.required_python_modules", pythonModule.MatchString)
+	return e
+}
+
+// names reads an optional list of strings, each of which must pass valid.
+func (r *reader) names(n *yaml.Node, what string, valid func(string) bool) []string {
+	n = resolve(n)
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		r.errorf(n, "%s must be a list, not %s", what, kindOf(n))
+		return nil
+	}
+	var out []string
+	for _, c := range n.Content {
+		s, ok := r.str(c, what+"[]")
+		if !ok {
+			continue
+		}
+		if !valid(s) {
+			r.errorf(c, "%s: %q is not a valid name", what, s)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
