@@ -68,8 +68,11 @@ func (w *wiring) resolveAll(suites []*suite.Suite) (*runPlan, configErrors) {
 		}
 		if !files[f] {
 			files[f] = true
+			// A reference no test follows is only a warning, as in AgentV, which resolves
+			// grader_target and use_target when a test needs them; one a test does follow is
+			// an error below, where it is resolved.
 			for _, err := range w.danglingRefs(f) {
-				c.add(err)
+				c.warn(err)
 			}
 			if w.judgeFlag != "" {
 				if _, err := w.resolve(s, ref{name: w.judgeFlag, what: "--judge"}); err != nil {
@@ -161,6 +164,19 @@ func (c *checker) add(err error) {
 		d = suite.Diagnostic{Severity: suite.Error, Message: err.Error()}
 	}
 	c.addDiag(d)
+}
+
+// warn prints a configuration warning once; it does not stop the run.
+func (c *checker) warn(err error) {
+	var ce *configError
+	d := suite.Diagnostic{Severity: suite.Warning, Message: err.Error()}
+	if errors.As(err, &ce) {
+		d.Pos, d.Message = ce.pos, ce.msg
+	}
+	if key := diagLine(d); !c.seen[key] && c.w.log != nil {
+		c.seen[key] = true
+		fmt.Fprintln(c.w.log, diagLine(d))
+	}
 }
 
 func (c *checker) addDiag(d suite.Diagnostic) {
