@@ -41,15 +41,15 @@ func BudgetDiff(d string, budget int) string {
 	if len(d) <= budget && !strings.Contains(d, "GIT binary patch") {
 		return d
 	}
-	fds, err := diff.ParseMultiFileDiff([]byte(d))
-	if err != nil || len(fds) == 0 {
-		return cutLines(d, budget)
+	files := splitGit(d)
+	if files == nil {
+		fds, err := diff.ParseMultiFileDiff([]byte(d))
+		if err != nil || len(fds) == 0 {
+			return cutLines(d, budget)
+		}
+		files = fromFileDiffs(fds)
 	}
-	rules := attributeRules(fds)
-	files := make([]*diffFile, 0, len(fds))
-	for _, fd := range fds {
-		files = append(files, newDiffFile(fd, rules))
-	}
+	classifyAll(files)
 	return fitFiles(files, len(d), budget)
 }
 

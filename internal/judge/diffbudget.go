@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,7 +33,7 @@ func fitFiles(files []*diffFile, total, budget int) string {
 		default:
 			rest = append(rest, f)
 		}
-		size += f.size
+		size += f.size()
 	}
 	left := budget
 	if size > budget {
@@ -44,7 +43,7 @@ func fitFiles(files []*diffFile, total, budget int) string {
 	whole := true
 	for _, f := range source {
 		left -= len(f.out)
-		whole = whole && len(f.out) == f.size
+		whole = whole && len(f.out) == f.size()
 	}
 	// What the cuts of source files leave over is a few lines' worth; it must not show the
 	// generated files the source was cut for.
@@ -53,7 +52,7 @@ func fitFiles(files []*diffFile, total, budget int) string {
 	}
 	var b strings.Builder
 	for _, f := range files {
-		b.Write(f.out)
+		b.WriteString(f.out)
 	}
 	b.WriteString(note(files, total, budget, budget-b.Len()))
 	return b.String()
@@ -64,13 +63,13 @@ func fitFiles(files []*diffFile, total, budget int) string {
 // share goes to the rest; the files above it are cut to the even share. It sets f.out.
 func share(files []*diffFile, budget int) {
 	order := slices.Clone(files)
-	slices.SortStableFunc(order, func(a, b *diffFile) int { return a.size - b.size })
+	slices.SortStableFunc(order, func(a, b *diffFile) int { return a.size() - b.size() })
 	left := budget
 	for i, f := range order {
 		even := max(left, 0) / (len(order) - i)
-		if f.size <= even {
-			f.out = f.whole()
-			left -= f.size
+		if f.size() <= even {
+			f.out = f.seg
+			left -= f.size()
 			continue
 		}
 		big := order[i:]
@@ -92,45 +91,38 @@ func share(files []*diffFile, budget int) {
 	}
 }
 
-// whole is the file's full diff.
-func (f *diffFile) whole() []byte {
-	out := slices.Clip(f.header)
-	for _, h := range f.hunks {
-		out = append(out, h...)
-	}
-	return out
-}
-
 // cut is the file's diff within allow bytes: its header, whole hunks while they fit, then the
 // lines of the next hunk that fit, and a line saying how much is left out. A file whose
-// header does not fit is left out (nil).
-func (f *diffFile) cut(allow int) []byte {
-	if allow >= f.size {
-		return f.whole()
+// header does not fit is left out ("").
+func (f *diffFile) cut(allow int) string {
+	if allow >= f.size() {
+		return f.seg
 	}
 	room := allow - cutNoteMax
 	if room < len(f.header) {
-		return nil
+		return ""
 	}
-	out := slices.Clip(f.header)
+	var b strings.Builder
+	b.WriteString(f.header)
 	for _, h := range f.hunks {
-		if len(out)+len(h) <= room {
-			out = append(out, h...)
+		if b.Len()+len(h) <= room {
+			b.WriteString(h)
 			continue
 		}
-		if fit := room - len(out); fit > 0 {
-			if end := bytes.LastIndexByte(h[:fit], '\n'); end > bytes.IndexByte(h, '\n') {
-				out = append(out, h[:end+1]...)
+		if fit := room - b.Len(); fit > 0 {
+			if end := strings.LastIndexByte(h[:fit], '\n'); end > strings.IndexByte(h, '\n') {
+				b.WriteString(h[:end+1])
 			}
 		}
 		break
 	}
-	shown := bytes.Count(out, []byte{'\n'}) - bytes.Count(f.header, []byte{'\n'})
+	shown := strings.Count(b.String(), "\n") - strings.Count(f.header, "\n")
 	all := 0
 	for _, h := range f.hunks {
-		all += bytes.Count(h, []byte{'\n'})
+		all += strings.Count(h, "\n")
 	}
-	return fmt.Appendf(out, cutNote, all-shown)
+	fmt.Fprintf(&b, cutNote, all-shown)
+	return b.String()
 }
 
 // noteBound is the most the note could take: every file named.
@@ -154,7 +146,7 @@ func note(files []*diffFile, total, budget, room int) string {
 			srcOut = append(srcOut, name)
 		case len(f.out) == 0:
 			otherOut = append(otherOut, name+" ("+f.kind+")")
-		case len(f.out) < f.size:
+		case len(f.out) < f.size():
 			cut = append(cut, name) // the file's own last line says how much of it is left out
 		}
 	}
