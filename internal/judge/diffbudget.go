@@ -158,7 +158,7 @@ func note(files []*diffFile, total, budget, room int) string {
 		return b.String()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[evalgate: this diff (%d files, %s) is larger than the judge's %s budget. Source files shared the budget first, generated, vendored and lock files what was left; the files below were shown in part or left out.]\n",
+	fmt.Fprintf(&b, "[evalgate: this diff (%d files, %s) is larger than the judge's %s budget. Source files share the budget first; generated, vendored and lock files get only what is left once all source is shown. The files below were shown in part or left out.]\n",
 		len(files), kib(total), kib(budget))
 	unlisted := 0
 	for _, g := range []struct {
