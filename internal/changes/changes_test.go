@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -41,6 +42,39 @@ func TestSelect(t *testing.T) {
 			}
 			if tt.why != "" && sel[0].Why != tt.why {
 				t.Errorf("why = %q, want %q", sel[0].Why, tt.why)
+			}
+		})
+	}
+}
+
+func TestParseNameStatus(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+		err      string
+	}{
+		{"empty", "", nil, ""},
+		{"modified added deleted", "M\x00a.go\x00A\x00b.go\x00D\x00c.go\x00", []string{"a.go", "b.go", "c.go"}, ""},
+		{"rename lists both names", "R100\x00old/x.go\x00new/x.go\x00", []string{"old/x.go", "new/x.go"}, ""},
+		{"copy lists both names", "C075\x00src.go\x00dst.go\x00M\x00src.go\x00", []string{"src.go", "dst.go"}, ""},
+		{"type change and unmerged", "T\x00link\x00U\x00conflict.txt\x00", []string{"link", "conflict.txt"}, ""},
+		{"names kept verbatim", "M\x00with space\x00A\x00new\nline\x00A\x00caf\xe9\x00A\x00\"quoted\"\x00", []string{"with space", "new\nline", "caf\xe9", `"quoted"`}, ""},
+		{"last field without NUL", "M\x00a.go", []string{"a.go"}, ""},
+		{"rename missing its new name", "R100\x00old.go\x00", nil, `status "R100" has no path`},
+		{"empty status", "\x00a.go\x00", nil, "empty status"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ParseNameStatus(strings.NewReader(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
 			}
 		})
 	}
@@ -82,6 +116,10 @@ func TestFromGitDiff(t *testing.T) {
 		t.Fatal(err)
 	}
 	git(t, dir, "mv", "evals/old.eval.yaml", "evals/new.eval.yaml")
+	// Names git would C-quote in a unified diff: a space, a newline, a byte that is not UTF-8.
+	write("data/with space.txt", "x\n")
+	write("data/new\nline.txt", "x\n")
+	write("data/caf\xe9.txt", "x\n")
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "head")
 	got, err := FromGitDiff(context.Background(), dir, "main", "pr")
@@ -89,7 +127,7 @@ func TestFromGitDiff(t *testing.T) {
 		t.Fatal(err)
 	}
 	sort.Strings(got)
-	want := []string{"evals/a.eval.yaml", "evals/new.eval.yaml", "evals/old.eval.yaml", "gone.txt", "prompts/new.md"}
+	want := []string{"data/caf\xe9.txt", "data/new\nline.txt", "data/with space.txt", "evals/a.eval.yaml", "evals/new.eval.yaml", "evals/old.eval.yaml", "gone.txt", "prompts/new.md"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}

@@ -1,59 +1,95 @@
 package changes
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
-
-	"github.com/sourcegraph/go-diff/diff"
 )
 
 // FromGitDiff lists the files changed between base and head (three-dot: since their merge
 // base), both names of a rename included. It is the fallback when the pull request files API
 // is capped (3,000 files) or unavailable; the checkout needs both commits (fetch-depth: 0).
+//
+// It asks git for names only (--name-status -z): a diff's contents can be hundreds of
+// megabytes, its names are not, and -z keeps names with spaces, newlines or bytes that are not
+// UTF-8 verbatim instead of C-quoted. Rename detection is off so a rename is listed as the
+// deletion of one name and the addition of the other: both names, without git comparing the
+// contents of every added file against every deleted one.
 func FromGitDiff(ctx context.Context, repoDir, base, head string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", repoDir, "diff", "--no-color", "--no-ext-diff", "-M", base+"..."+head)
+	cmd := exec.CommandContext(ctx, "git", "-C", repoDir, "diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", base+"..."+head)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := cmd.StdoutPipe()
 	if err != nil {
+		return nil, fmt.Errorf("git diff %s...%s: %w", base, head, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git diff %s...%s: %w", base, head, err)
+	}
+	files, perr := ParseNameStatus(out)
+	if perr != nil {
+		// Drain so git is not blocked writing to a pipe nobody reads.
+		_, _ = io.Copy(io.Discard, out)
+	}
+	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("git diff %s...%s: %w: %s", base, head, err, strings.TrimSpace(stderr.String()))
 	}
-	return ParseDiff(out)
+	if perr != nil {
+		return nil, fmt.Errorf("git diff %s...%s: %w", base, head, perr)
+	}
+	return files, nil
 }
 
-// ParseDiff lists the files a unified diff touches, git's a/ and b/ prefixes stripped and
-// /dev/null (the missing side of an add or delete) dropped.
-func ParseDiff(data []byte) ([]string, error) {
-	fds, err := diff.ParseMultiFileDiff(data)
-	if err != nil {
-		return nil, fmt.Errorf("parse diff: %w", err)
-	}
+// ParseNameStatus lists the files in the output of git diff --name-status -z, each once, in
+// git's order: status, NUL, path, NUL; a rename or copy (R100, C75) carries the old path and
+// then the new one, and both are listed.
+func ParseNameStatus(r io.Reader) ([]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	sc.Split(splitNUL)
 	seen := map[string]bool{}
 	var files []string
-	add := func(name string) {
-		if name == "" || name == "/dev/null" {
-			return
+	for sc.Scan() {
+		status := sc.Text()
+		if status == "" {
+			return nil, errors.New("parse name-status: empty status")
 		}
-		name = strings.TrimPrefix(strings.TrimPrefix(name, "a/"), "b/")
-		if !seen[name] {
-			seen[name] = true
-			files = append(files, name)
+		paths := 1
+		if status[0] == 'R' || status[0] == 'C' {
+			paths = 2
 		}
-	}
-	for _, fd := range fds {
-		add(fd.OrigName)
-		add(fd.NewName)
-		// A pure rename or mode change has no ---/+++ lines; its names are in the header.
-		for _, x := range fd.Extended {
-			for _, p := range []string{"rename from ", "rename to "} {
-				if strings.HasPrefix(x, p) {
-					add(strings.TrimPrefix(x, p))
+		for range paths {
+			if !sc.Scan() {
+				if err := sc.Err(); err != nil {
+					return nil, fmt.Errorf("parse name-status: %w", err)
 				}
+				return nil, fmt.Errorf("parse name-status: status %q has no path", status)
+			}
+			if name := sc.Text(); !seen[name] {
+				seen[name] = true
+				files = append(files, name)
 			}
 		}
 	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("parse name-status: %w", err)
+	}
 	return files, nil
+}
+
+// splitNUL is a bufio.SplitFunc for NUL-terminated fields; a last field without its NUL is
+// still a field.
+func splitNUL(data []byte, atEOF bool) (int, []byte, error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }

@@ -10,32 +10,45 @@ import (
 // Match reports whether a slash path matches a glob where * and ? stay within one segment and
 // ** matches any number of segments (zero included), as in .gitignore and GitHub's path filters.
 func Match(pattern, name string) bool {
-	return matchSegs(strings.Split(pattern, "/"), strings.Split(name, "/"))
+	return matchSegs(pattern, name, true)
 }
 
-func matchSegs(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for len(pat) > 0 && pat[0] == "**" {
-				pat = pat[1:]
+// matchSegs walks pattern and name a segment at a time without splitting them: selection
+// matches every changed path against each glob, and allocating per path dominated its cost.
+// hasName is false once every segment of name is consumed.
+func matchSegs(pat, name string, hasName bool) bool {
+	for {
+		seg, rest, more := strings.Cut(pat, "/")
+		if seg == "**" {
+			for more {
+				next, r, m := strings.Cut(rest, "/")
+				if next != "**" {
+					break
+				}
+				rest, more = r, m
 			}
-			if len(pat) == 0 {
+			if !more {
 				return true
 			}
-			for i := range name {
-				if matchSegs(pat, name[i:]) {
+			for hasName {
+				if matchSegs(rest, name, true) {
 					return true
 				}
+				_, name, hasName = strings.Cut(name, "/")
 			}
 			return false
 		}
-		if len(name) == 0 {
+		if !hasName {
 			return false
 		}
-		if ok, err := path.Match(pat[0], name[0]); err != nil || !ok {
+		var nseg string
+		nseg, name, hasName = strings.Cut(name, "/")
+		if ok, err := path.Match(seg, nseg); err != nil || !ok {
 			return false
 		}
-		pat, name = pat[1:], name[1:]
+		if !more {
+			return !hasName
+		}
+		pat = rest
 	}
-	return len(name) == 0
 }

@@ -18,6 +18,14 @@ func TestMatch(t *testing.T) {
 		{"agent/*.py", "agent/sub/main.py", false},
 		{"**", "anything/at/all", true},
 		{"[", "x", false},
+		{"a/**/**/b", "a/b", true},
+		{"a/**/**/b", "a/x/y/b", true},
+		{"a/**", "a", true}, // ** matches zero segments
+		{"**/b", "b", true},
+		{"*", "", true},
+		{"", "", true},
+		{"a", "a/b", false},
+		{"a/b", "a", false},
 	} {
 		if got := Match(tc.pat, tc.name); got != tc.want {
 			t.Errorf("Match(%q, %q) = %v, want %v", tc.pat, tc.name, got, tc.want)

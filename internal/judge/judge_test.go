@@ -314,27 +314,3 @@ func TestGradeSamples(t *testing.T) {
 		t.Fatalf("sample tag = %d", c.reqs[2].Tag.Sample)
 	}
 }
-
-func TestBudgetDiff(t *testing.T) {
-	t.Parallel()
-	var b strings.Builder
-	for _, name := range []string{"a.py", "b.py", "c.py"} {
-		b.WriteString("diff --git a/" + name + " b/" + name + "\n--- a/" + name + "\n+++ b/" + name + "\n")
-		for h := range 3 {
-			b.WriteString("@@ -" + string(rune('1'+h)) + " +" + string(rune('1'+h)) + ",2 @@\n ctx\n+" + strings.Repeat("x", 200) + "\n")
-		}
-	}
-	b.WriteString("diff --git a/go.sum b/go.sum\n--- a/go.sum\n+++ b/go.sum\n@@ -1 +1 @@\n-a\n+b\n")
-	b.WriteString("diff --git a/logo.png b/logo.png\nindex 1..2 100644\nBinary files a/logo.png and b/logo.png differ\n")
-	d := b.String()
-	if got := BudgetDiff(d, 1<<20); !strings.Contains(got, "+++ b/c.py") || !strings.Contains(got, "go.sum changed (lock file") || !strings.Contains(got, "logo.png changed (binary") {
-		t.Fatalf("full budget:\n%s", got)
-	}
-	got := BudgetDiff(d, 900)
-	if !strings.Contains(got, "+++ b/a.py") || strings.Contains(got, "+++ b/c.py") || !strings.Contains(got, "omitted to fit") {
-		t.Fatalf("small budget:\n%s", got)
-	}
-	if got := BudgetDiff(strings.Repeat("line\n", 1000), 100); len(got) > 200 || !strings.Contains(got, "omitted") {
-		t.Fatalf("non-diff cut: %q", got)
-	}
-}
