@@ -44,7 +44,7 @@ func TestAnswerTextPreprocessors(t *testing.T) {
 		{name: "text content keeps the answer", want: []string{"plain answer"}},
 		{name: "preprocessor converts by media type", pre: []*suite.Preprocessor{xlsx},
 			blocks: []result.ContentBlock{{Type: "text", Text: "Here it is:"}, {Type: "file", Path: "out/report.xlsx", MediaType: xlsxType}},
-			want: []string{"Here it is:\n[[ file: out/report.xlsx ]]\nspreadsheet: revenue,total", `"media_type":"` + xlsxType + `"`, `"original_path":"out/report.xlsx"`, `"path":"` + filepath.Join(agent, "out/report.xlsx") + `"`}},
+			want:   []string{"Here it is:\n[[ file: out/report.xlsx ]]\nspreadsheet: revenue,total", `"media_type":"` + xlsxType + `"`, `"original_path":"out/report.xlsx"`, `"path":"` + filepath.Join(agent, "out/report.xlsx") + `"`}},
 		{name: "no preprocessor reads text files", blocks: []result.ContentBlock{{Type: "file", Path: "notes.md", MediaType: "md"}},
 			want: []string{"[[ file: notes.md ]]\nline one\nline two"}},
 		{name: "binary without a preprocessor is a warning", blocks: []result.ContentBlock{{Type: "file", Path: "out/report.xlsx", MediaType: xlsxType}},
