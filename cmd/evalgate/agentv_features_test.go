@@ -208,11 +208,40 @@ tests:
 	}
 	for _, want := range []string{
 		`evals/matrix.eval.yaml:4:7: error: execution.targets entry "slw" is not defined in .agentv/targets.yaml (did you mean "slow"?)`,
-		`evals/deps.eval.yaml:11:19: error: test b depends on "zz", but no test of this suite has that id`,
+		`evals/deps.eval.yaml:11:21: error: test b depends on "zz", but no test of this suite has that id`,
 		`evals/deps.eval.yaml:4:5: error: circular dependency: a → b → a`,
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("validate output lacks %q:\n%s", want, stdout)
 		}
+	}
+}
+
+// TestSelectionKeepsDependencies: --test-id picks a test, and its dependencies come along.
+func TestSelectionKeepsDependencies(t *testing.T) {
+	t.Parallel()
+	root := writeRepo(t, map[string]string{
+		".agentv/targets.yaml": mockTargets,
+		"evals/deps.eval.yaml": `tests:
+  - {id: base, input: hi, assertions: [{type: contains, value: ok}]}
+  - {id: middle, input: hi, assertions: [{type: contains, value: ok}], depends_on: [base]}
+  - {id: top, input: hi, assertions: [{type: contains, value: ok}], depends_on: [middle]}
+  - {id: other, input: hi, assertions: [{type: contains, value: ok}]}
+`,
+	})
+	code, stdout, stderr := invoke(t, "run", "--root", root, "--test-id", "top", "--format", "json", root)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var run result.Run
+	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, tr := range run.Suites[0].Tests {
+		ids = append(ids, tr.ID)
+	}
+	if got := strings.Join(ids, ","); got != "base,middle,top" {
+		t.Errorf("ran %s, want base,middle,top", got)
 	}
 }

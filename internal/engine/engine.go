@@ -81,7 +81,7 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 	var all []*job
 	for _, s := range suites {
 		jobs := plan(s, cfg.SingleTarget)
-		sr := &result.SuiteResult{Name: s.Name, Path: s.Path, Format: string(s.Format), Target: s.Target, Tests: make([]*result.TestResult, len(jobs))}
+		sr := &result.SuiteResult{Name: s.Name, Path: s.Path, Format: string(s.Format), Target: suiteTarget(s, cfg.SingleTarget), Tests: make([]*result.TestResult, len(jobs))}
 		run.Suites = append(run.Suites, sr)
 		for i, j := range jobs {
 			j.out = &sr.Tests[i]

@@ -137,3 +137,16 @@ func (j *job) matrixLabel(tr *result.TestResult) {
 		tr.Target = j.target
 	}
 }
+
+// suiteTarget names the suite's target in its result: the matrix's targets, comma-separated,
+// when it runs as a matrix.
+func suiteTarget(s *suite.Suite, single bool) string {
+	if single || len(s.Matrix) == 0 {
+		return s.Target
+	}
+	names := make([]string, len(s.Matrix))
+	for i, m := range s.Matrix {
+		names[i] = m.Name
+	}
+	return strings.Join(names, ", ")
+}

@@ -194,6 +194,9 @@ func TestMatrixRunsEachTestPerTarget(t *testing.T) {
 	if strings.Join(got, ",") != want {
 		t.Errorf("rows\n got %s\nwant %s", strings.Join(got, ","), want)
 	}
+	if got := run.Suites[0].Target; got != "x, y" {
+		t.Errorf("suite target %q, want the matrix", got)
+	}
 	// Dependencies are per target: use@y waits for setup@y.
 	if a, b := tg.index("end setup@y"), tg.index("start use@y"); a < 0 || a > b {
 		t.Errorf("use@y started before setup@y ended: %v", tg.events)
@@ -210,7 +213,7 @@ func TestMatrixRunsEachTestPerTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(run.Suites[0].Tests); n != 5 || run.Suites[0].Tests[0].Matrix {
+	if n := len(run.Suites[0].Tests); n != 5 || run.Suites[0].Tests[0].Matrix || run.Suites[0].Target != "" {
 		t.Errorf("single target: %d rows, matrix %v", n, run.Suites[0].Tests[0].Matrix)
 	}
 }

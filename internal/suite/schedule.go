@@ -153,7 +153,7 @@ func closestID(id string, byID map[string]*Test) string {
 		ids = append(ids, k)
 	}
 	sortStrings(ids)
-	if s := suggest(id, ids); s != "" {
+	if s := suggest(id, ids); s != "" && isTypo(id, s) {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return ""
