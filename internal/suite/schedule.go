@@ -209,6 +209,9 @@ func (r *reader) checkTestTargets(s *Suite) {
 		names[i] = m.Name
 	}
 	for _, t := range s.Tests {
+		if len(s.Matrix) > 0 && t.Target != "" {
+			r.report(Diagnostic{Pos: t.Pos, Severity: Warning, Message: fmt.Sprintf("test %s: execution.target %q is ignored: the suite runs every test on its execution.targets matrix (pick entries with the test's execution.targets)", t.ID, t.Target)})
+		}
 		if len(t.Targets) == 0 {
 			continue
 		}

@@ -29,12 +29,17 @@ tests:
     input: hi
     criteria: c
     depends_on: setup
+    execution:
+      target: a
 `, nil)
 	if s == nil || ds.HasErrors() {
 		t.Fatalf("load: %s", dump(ds))
 	}
 	if len(s.Matrix) != 2 || s.Matrix[0].Name != "a" || s.Matrix[1].Name != "b" || s.Matrix[1].UseTarget != "a" || s.Matrix[1].Pos.Line != 4 {
 		t.Errorf("matrix %+v %+v", s.Matrix[0], s.Matrix[1])
+	}
+	if !strings.Contains(dump(ds), "17:5: warning: test single: execution.target \"a\" is ignored") {
+		t.Errorf("no warning for a test's own target in a matrix suite:\n%s", dump(ds))
 	}
 	use := s.Tests[1]
 	if len(use.DependsOn) != 1 || use.DependsOn[0].ID != "setup" || use.DependsOn[0].Pos.Line != 13 || use.OnDependencyFailure != OnDependencyRun {
