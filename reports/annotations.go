@@ -56,19 +56,19 @@ func testAnnotations(out []Annotation, root string, s *result.SuiteResult, t *re
 		}
 		failed = failed || level == LevelFailure
 		line := firstLine(r.line, gLine(r.g), t.Line)
-		title := fmt.Sprintf("%s › %s › %s: %s", s.Name, t.ID, r.label(), verdictPlain(r.verdict, r.gated))
+		title := fmt.Sprintf("%s › %s › %s: %s", s.Name, t.Label(), r.label(), verdictPlain(r.verdict, r.gated))
 		out = appendAnn(out, root, orDefault(r.file, orDefault(r.g.File, file)), line, level, title, rowMessage(&r, t), rowRaw(&r))
 	}
 	if !failed && testFailed {
 		tv := &testView{t: t}
-		msg := fmt.Sprintf("Test %s: %s", t.ID, verdictWord(t.Verdict))
+		msg := fmt.Sprintf("Test %s: %s", t.Label(), verdictWord(t.Verdict))
 		if isScored(t.Verdict) {
 			msg += fmt.Sprintf(" (score %s, pass ≥ %s)", score(t.Score), score(t.Threshold))
 		}
 		if n := tv.note(); n != "" {
 			msg += "\n" + n
 		}
-		out = appendAnn(out, root, file, firstLine(t.Line), LevelFailure, s.Name+" › "+t.ID+": "+verdictWord(t.Verdict), msg, "")
+		out = appendAnn(out, root, file, firstLine(t.Line), LevelFailure, s.Name+" › "+t.Label()+": "+verdictWord(t.Verdict), msg, "")
 	}
 	return out
 }
@@ -106,7 +106,7 @@ func rowMessage(r *row, t *result.TestResult) string {
 	if r.gated {
 		b.WriteString(" — the gate failed the test")
 	}
-	fmt.Fprintf(&b, "\nTest %s: %s", t.ID, verdictWord(t.Verdict))
+	fmt.Fprintf(&b, "\nTest %s: %s", t.Label(), verdictWord(t.Verdict))
 	if isScored(t.Verdict) {
 		fmt.Fprintf(&b, " (score %s)", score(t.Score))
 	}

@@ -153,9 +153,9 @@ func eachTest(run *result.Run, f func(pairKey, *result.TestResult)) {
 			if t == nil {
 				continue
 			}
-			k := pairKey{a: s.Name, b: t.ID}
+			k := pairKey{a: s.Name, b: t.Label()}
 			k.n = seen[k]
-			seen[pairKey{a: s.Name, b: t.ID}]++
+			seen[pairKey{a: s.Name, b: t.Label()}]++
 			f(k, t)
 		}
 	}

@@ -53,7 +53,7 @@ func (m *mdRenderer) writeDetails(b *strings.Builder, tv *testView) {
 	t := tv.t
 	n := m.cfg.reasonBytes
 	fmt.Fprintf(b, "\n<details><summary>%s <code>%s</code> · %s · %s</summary>\n\n",
-		emoji(t.Verdict), htmlText(clip(t.ID, 120)), htmlText(scoreOrDash(t.Verdict, t.Score)), htmlText(clip(t.Suite, 80)))
+		emoji(t.Verdict), htmlText(clip(t.Label(), 120)), htmlText(scoreOrDash(t.Verdict, t.Score)), htmlText(clip(t.Suite, 80)))
 	if t.Error != "" && t.Verdict == result.Skip {
 		fmt.Fprintf(b, "**Skipped:** %s\n\n", mdLines(truncate(t.Error, n)))
 	} else if t.Error != "" {

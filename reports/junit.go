@@ -124,7 +124,7 @@ func WriteJUnit(w io.Writer, run *result.Run, opts JUnitOptions) error {
 
 func junitCaseOf(suite string, t *result.TestResult, failOn FailOn) junitCase {
 	tv := &testView{t: t, rows: flatten(nil, t.Graders, "", countGraders(t.Graders) > 1, 0)}
-	jc := junitCase{Classname: suite, Name: sanitize(t.ID), Time: seconds(t.DurationMS), File: sanitize(t.File), Line: t.Line}
+	jc := junitCase{Classname: suite, Name: sanitize(t.Label()), Time: seconds(t.DurationMS), File: sanitize(t.File), Line: t.Line}
 	var out strings.Builder
 	fmt.Fprintf(&out, "verdict: %s", verdictPlain(t.Verdict, tv.gated()))
 	if isScored(t.Verdict) {

@@ -121,7 +121,7 @@ func (m *mdRenderer) writeTable(b *strings.Builder, tests []*testView) {
 		if isScored(t.Verdict) {
 			sc = "**" + score(t.Score) + "**"
 		}
-		fmt.Fprintf(b, "| %s | *overall* | | | %s |", codeSpan(clip(t.ID, 120), true), sc)
+		fmt.Fprintf(b, "| %s | *overall* | | | %s |", codeSpan(clip(t.Label(), 120), true), sc)
 		if cmpCol {
 			b.WriteString(" " + testDeltaCell(tv.delta) + " |")
 		}

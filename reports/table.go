@@ -112,7 +112,7 @@ func tableRows(v *view) []tableRow {
 			if isScored(t.Verdict) {
 				sc = score(t.Score)
 			}
-			cells := []string{name, termText(t.ID, 60), "(test)", "", "", sc}
+			cells := []string{name, termText(t.Label(), 60), "(test)", "", "", sc}
 			if v.cmp != nil {
 				cells = append(cells, termDelta(tv.delta.plainChange()))
 			}

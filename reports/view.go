@@ -208,7 +208,7 @@ func newView(run *result.Run, cmpr *Comparison) *view {
 			tv := &testView{t: t, suite: sv, pos: ti, sev: severity(t.Verdict, len(t.Gates) > 0)}
 			tv.rows = flatten(nil, t.Graders, "", countGraders(t.Graders) > 1, 0)
 			if cmpr != nil {
-				tv.delta = cmpr.Test(s.Name, t.ID)
+				tv.delta = cmpr.Test(s.Name, t.Label())
 				if tv.regressed() {
 					tv.sev = min(tv.sev, severity(result.Borderline, false)) // a regression is news even if it passes
 				}

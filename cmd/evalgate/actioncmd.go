@@ -150,7 +150,8 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		}
 		printStart(e.stderr, suites, in.Workers, plan)
 		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
-			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
+			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs,
+			SingleTarget: w.targetFlag != ""})
 	}
 	if code := action.Run(ctx, in, d); code != 0 {
 		return &exitError{code: code}

@@ -81,7 +81,7 @@ func (w *wiring) resolveAll(suites []*suite.Suite) (*runPlan, configErrors) {
 			}
 		}
 		for _, t := range s.Tests {
-			c.test(s, t)
+			c.runs(s, t)
 		}
 	}
 	return c.plan, c.diags
@@ -93,6 +93,21 @@ type checker struct {
 	seen  map[string]bool
 	diags configErrors
 	plan  *runPlan
+}
+
+// runs checks a test as the engine runs it: once per execution.targets entry of a matrix
+// (unless --target overrides the matrix), else once.
+func (c *checker) runs(s *suite.Suite, t *suite.Test) {
+	names := s.Runs(t)
+	if c.w.targetFlag != "" || len(names) == 0 {
+		c.test(s, t)
+		return
+	}
+	for _, name := range names {
+		tc := *t
+		tc.Target = name
+		c.test(s, &tc)
+	}
 }
 
 func (c *checker) test(s *suite.Suite, t *suite.Test) {

@@ -41,6 +41,9 @@ type ref struct {
 	// what names the setting in messages: "--target", "execution.target", …
 	what string
 	pos  suite.Pos
+	// alias is the use_target of an execution.targets entry: what name stands for when
+	// targets.yaml defines no target by that name (AgentV's synthetic definition).
+	alias string
 }
 
 // targetRef applies the precedence --target > test > suite > "default".
@@ -48,6 +51,9 @@ func (w *wiring) targetRef(s *suite.Suite, t *suite.Test) ref {
 	switch {
 	case w.targetFlag != "":
 		return ref{name: w.targetFlag, what: "--target"}
+	case s.MatrixEntry(t.Target) != nil:
+		m := s.MatrixEntry(t.Target)
+		return ref{name: m.Name, what: "execution.targets entry", pos: m.Pos, alias: m.UseTarget}
 	case t.Target != "":
 		return ref{name: t.Target, what: "test " + t.ID + ": execution.target", pos: t.Pos}
 	case s.Target != "" && s.Target != "default":
@@ -91,6 +97,12 @@ func (w *wiring) resolve(s *suite.Suite, r ref) (*suite.TargetConfig, error) {
 	}
 	if cfg, ok := f.Lookup(r.name); ok {
 		return cfg, nil
+	}
+	if r.alias != "" {
+		if cfg, ok := f.Lookup(r.alias); ok {
+			return cfg, nil
+		}
+		return nil, &configError{pos: r.pos, msg: fmt.Sprintf("%s %q: use_target %q is not defined in %s%s", r.what, r.name, r.alias, rel(w.root, f.Path), hint(r.alias, f))}
 	}
 	if r.what == defaultTarget {
 		return nil, &configError{pos: r.pos, msg: fmt.Sprintf("no target is named and %s has none called \"default\": set execution.target, or pass --target (defined: %s)",

@@ -151,6 +151,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		Timeout:        o.timeout,
 		Thresholds:     th,
 		Target:         w.target,
+		SingleTarget:   w.targetFlag != "",
 		Grader:         w.grader,
 		Workspace:      w.workspace,
 		Progress:       e.stderr,
@@ -200,7 +201,7 @@ func printKept(e env, run *result.Run) {
 	for _, s := range run.Suites {
 		for _, t := range s.Tests {
 			if t.Workspace != "" {
-				fmt.Fprintf(e.stderr, "evalgate: kept the workspace of %s/%s: %s\n", s.Name, safetext.OneLine(t.ID), t.Workspace)
+				fmt.Fprintf(e.stderr, "evalgate: kept the workspace of %s/%s: %s\n", s.Name, safetext.OneLine(t.Label()), t.Workspace)
 			}
 		}
 	}

@@ -57,12 +57,13 @@ func (s *selection) apply(suites []*suite.Suite) ([]*suite.Suite, error) {
 		if !s.tagsMatch(st.Tags) {
 			continue
 		}
-		var tests []*suite.Test
+		picked := map[string]bool{}
 		for _, t := range st.Tests {
 			if s.idMatches(t.ID) {
-				tests = append(tests, t)
+				picked[t.ID] = true
 			}
 		}
+		tests := withDependencies(st.Tests, picked)
 		if len(tests) == 0 {
 			continue
 		}
@@ -74,6 +75,38 @@ func (s *selection) apply(suites []*suite.Suite) ([]*suite.Suite, error) {
 		return nil, usageErr("no test matches %s (%d tests in %d suites were loaded)", s.describe(), total, len(suites))
 	}
 	return out, nil
+}
+
+// withDependencies keeps the picked tests and, in file order, every test they depend on
+// (transitively): a test run without its dependencies would not mean what its file says.
+func withDependencies(all []*suite.Test, picked map[string]bool) []*suite.Test {
+	byID := map[string]*suite.Test{}
+	for _, t := range all {
+		byID[t.ID] = t
+	}
+	var add func(id string)
+	add = func(id string) {
+		t, ok := byID[id]
+		if !ok {
+			return
+		}
+		for _, d := range t.DependsOn {
+			if !picked[d.ID] {
+				picked[d.ID] = true
+				add(d.ID)
+			}
+		}
+	}
+	for id := range picked {
+		add(id)
+	}
+	var out []*suite.Test
+	for _, t := range all {
+		if picked[t.ID] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func (s *selection) idMatches(id string) bool {

@@ -40,7 +40,7 @@ type wiring struct {
 	onSecrets func([]string)
 
 	mu       sync.Mutex
-	managers map[*suite.Workspace]*workspace.Manager
+	managers map[wsKey]*workspace.Manager
 	files    map[string]*suite.TargetsFile
 	targets  map[*suite.TargetConfig]target.Target
 	judges   map[*suite.TargetConfig]*judge.Judge
@@ -71,7 +71,7 @@ func newWiring(c wireConfig) *wiring {
 	c.llm.Getenv = c.getenv
 	return &wiring{root: c.root, targetsFlag: c.targets, targetFlag: c.target, judgeFlag: c.judge, getenv: c.getenv,
 		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now), onSecrets: c.onSecrets,
-		managers: map[*suite.Workspace]*workspace.Manager{},
+		managers: map[wsKey]*workspace.Manager{},
 		files:    map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
 }
 
@@ -233,14 +233,26 @@ func (w *wiring) newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
 	return nil, fmt.Errorf("judge %s: provider %q cannot grade in this version", cfg.Name, cfg.Provider)
 }
 
+// wsKey is a workspace spec and, for a run of a target matrix, the matrix target.
+type wsKey struct {
+	ws     *suite.Workspace
+	target string
+}
+
 // workspace leases a test its workspace from the manager of its spec (one per spec, so
-// before_all runs once and shared isolation is shared).
+// before_all runs once and shared isolation is shared). Each target of a matrix has a manager
+// of its own, as each AgentV matrix target is a run of its own: one target's tests never see
+// another's changes.
 func (w *wiring) workspace(ctx context.Context, s *suite.Suite, t *suite.Test, ws *suite.Workspace) (engine.Workspace, error) {
+	k := wsKey{ws: ws}
+	if w.targetFlag == "" && s.MatrixEntry(t.Target) != nil {
+		k.target = t.Target
+	}
 	w.mu.Lock()
-	m, ok := w.managers[ws]
+	m, ok := w.managers[k]
 	if !ok {
 		m = workspace.NewManager(ws, workspace.ManagerOptions{RunID: w.runID, Log: w.log})
-		w.managers[ws] = m
+		w.managers[k] = m
 	}
 	w.mu.Unlock()
 	// Hooks get the input as AgentV gives it: its text (case_input), not the messages.
@@ -251,7 +263,7 @@ func (w *wiring) workspace(ctx context.Context, s *suite.Suite, t *suite.Test, w
 func (w *wiring) closeWorkspaces(ctx context.Context) {
 	w.mu.Lock()
 	managers := w.managers
-	w.managers = map[*suite.Workspace]*workspace.Manager{}
+	w.managers = map[wsKey]*workspace.Manager{}
 	w.mu.Unlock()
 	for _, m := range managers {
 		if err := m.Close(ctx); err != nil && w.log != nil {

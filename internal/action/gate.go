@@ -283,7 +283,7 @@ func cancelNote(run *result.Run, cause error, at time.Time) string {
 			}
 			done++
 			if len(finished) < 20 {
-				finished = append(finished, code(s.Path+" › "+t.ID)+" "+string(t.Verdict))
+				finished = append(finished, code(s.Path+" › "+t.Label())+" "+string(t.Verdict))
 			}
 		}
 	}

@@ -55,6 +55,9 @@ type Config struct {
 	BudgetUSD float64
 	// KeepWorkspaces keeps every test's workspace, not only those of tests that did not pass.
 	KeepWorkspaces bool
+	// SingleTarget ignores execution.targets matrices: every test runs once, on the target
+	// Target resolves (a --target flag overrides the matrix, as in AgentV).
+	SingleTarget bool
 }
 
 // Workspace is a prepared scratch directory for one test.
@@ -66,76 +69,50 @@ type Workspace interface {
 	Close(keep bool) (string, error)
 }
 
-// job is one test to run, with where its result goes.
-type job struct {
-	s   *suite.Suite
-	t   *suite.Test
-	out **result.TestResult
-}
-
-// Run runs every test of the suites and returns the results in suite and test order. When ctx
-// is cancelled, unfinished tests are marked skipped and the partial run is returned with
-// ctx's error. When a test meets a model endpoint that cannot be reached, no further test
-// starts: they are skipped as not run, and the run is returned with a *StoppedError.
+// Run runs every test of the suites and returns the results in suite and test order (a test
+// of an execution.targets matrix once per target, in matrix order). Tests run in waves: a
+// test that depends_on others runs in a wave after theirs (see schedule.go). When ctx is
+// cancelled, unfinished tests are marked skipped and the partial run is returned with ctx's
+// error. When a test meets a model endpoint that cannot be reached, no further test starts:
+// they are skipped as not run, and the run is returned with a *StoppedError.
 func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, error) {
 	cfg = withDefaults(cfg)
 	run := &result.Run{SchemaVersion: result.SchemaVersion, StartedAt: cfg.Now(), Thresholds: cfg.Thresholds}
-	var jobs []job
+	var all []*job
 	for _, s := range suites {
-		sr := &result.SuiteResult{Name: s.Name, Path: s.Path, Format: string(s.Format), Target: s.Target, Tests: make([]*result.TestResult, len(s.Tests))}
+		jobs := plan(s, cfg.SingleTarget)
+		sr := &result.SuiteResult{Name: s.Name, Path: s.Path, Format: string(s.Format), Target: suiteTarget(s, cfg.SingleTarget), Tests: make([]*result.TestResult, len(jobs))}
 		run.Suites = append(run.Suites, sr)
-		for i, t := range s.Tests {
-			jobs = append(jobs, job{s: s, t: t, out: &sr.Tests[i]})
+		for i, j := range jobs {
+			j.out = &sr.Tests[i]
 		}
+		all = append(all, jobs...)
 	}
-	p := newProgress(cfg, len(jobs))
+	p := newProgress(cfg, len(all))
 	defer p.beat(ctx, cfg.Heartbeat)()
 	b := &budget{limit: cfg.BudgetUSD}
 	stop := &abort{}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(cfg.Workers)
-	for _, l := range lanes(jobs) {
-		if gctx.Err() != nil {
+	for _, wave := range waves(all) {
+		if ctx.Err() != nil {
 			break
 		}
-		g.Go(func() error {
-			for _, j := range l {
-				if gctx.Err() != nil {
-					return nil
-				}
-				var tr *result.TestResult
-				if why, stopped := stop.skip(); stopped {
-					tr = skipped(j.s, j.t, why)
-				} else if why, over := b.over(); over {
-					tr = skipped(j.s, j.t, why)
-				} else {
-					p.started(j.s, j.t)
-					tr = runTest(gctx, cfg, j.s, j.t)
-					b.spend(tr.Usage.CostUSD)
-					stop.observe(tr)
-				}
-				*j.out = tr
-				p.done(j.s, j.t, tr)
-			}
-			return nil
-		})
+		runWave(ctx, cfg, wave, p, b, stop)
 	}
-	_ = g.Wait() // workers never return errors: failures are results
-	for _, j := range jobs {
+	for _, j := range all {
 		if *j.out == nil {
-			*j.out = skipped(j.s, j.t, "cancelled")
+			*j.out = j.skipped("cancelled")
 		}
 	}
 	run.Suites = append(run.Suites, cfg.LoadErrors...)
-	var all []*result.TestResult
+	var tests []*result.TestResult
 	for _, sr := range run.Suites {
 		sr.Summary = rubric.Summarize(sr.Tests)
 		if sr.Error != "" {
 			sr.Summary.Verdict = result.Error
 		}
-		all = append(all, sr.Tests...)
+		tests = append(tests, sr.Tests...)
 	}
-	run.Summary = rubric.Summarize(all)
+	run.Summary = rubric.Summarize(tests)
 	for _, sr := range run.Suites {
 		if sr.Error != "" {
 			run.Summary.Verdict = result.Error
@@ -150,22 +127,62 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 	return run, stop.err()
 }
 
+// runWave runs one wave's tests through the worker pool and returns when all are done.
+func runWave(ctx context.Context, cfg Config, wave []*job, p *progress, b *budget, stop *abort) {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(cfg.Workers)
+	for _, l := range lanes(wave) {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			for _, j := range l {
+				if gctx.Err() != nil {
+					return nil
+				}
+				var tr *result.TestResult
+				if why, stopped := stop.skip(); stopped {
+					tr = j.skipped(why)
+				} else if why, over := b.over(); over {
+					tr = j.skipped(why)
+				} else if tr = j.blocked(); tr == nil {
+					p.started(j.s, j.t)
+					tr = runTest(gctx, cfg, j.s, j.t)
+					b.spend(tr.Usage.CostUSD)
+					stop.observe(tr)
+				}
+				j.matrixLabel(tr)
+				*j.out = tr
+				p.done(j.s, j.t, tr)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // workers never return errors: failures are results
+}
+
 // lanes groups jobs that must run one after another. Tests sharing a workspace (isolation:
-// shared) see each other's changes, so they run in file order, one lane per workspace; every
-// other test is a lane of its own and runs whenever a worker is free.
-func lanes(jobs []job) [][]job {
-	var out [][]job
-	shared := map[*suite.Workspace]int{}
+// shared) see each other's changes, so they run in file order, one lane per workspace and
+// matrix target (each target gets a workspace of its own, as in AgentV); every other test is
+// a lane of its own and runs whenever a worker is free.
+func lanes(jobs []*job) [][]*job {
+	type key struct {
+		ws     *suite.Workspace
+		target string
+	}
+	var out [][]*job
+	shared := map[key]int{}
 	for _, j := range jobs {
 		ws := workspaceOf(j.s, j.t)
 		if ws == nil || ws.Isolation != "shared" {
-			out = append(out, []job{j})
+			out = append(out, []*job{j})
 			continue
 		}
-		i, ok := shared[ws]
+		k := key{ws, j.target}
+		i, ok := shared[k]
 		if !ok {
 			i = len(out)
-			shared[ws] = i
+			shared[k] = i
 			out = append(out, nil)
 		}
 		out[i] = append(out[i], j)
@@ -194,10 +211,4 @@ func withDefaults(cfg Config) Config {
 
 func newResult(s *suite.Suite, t *suite.Test) *result.TestResult {
 	return &result.TestResult{Suite: s.Name, ID: t.ID, Criteria: t.Criteria, File: t.Pos.File, Line: t.Pos.Line}
-}
-
-func skipped(s *suite.Suite, t *suite.Test, why string) *result.TestResult {
-	tr := newResult(s, t)
-	tr.Verdict, tr.Error = result.Skip, why
-	return tr
 }

@@ -49,7 +49,11 @@ func newProgress(cfg Config, total int) *progress {
 func (p *progress) started(s *suite.Suite, t *suite.Test) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.running[t] = running{name: safetext.OneLine(s.Name + "/" + t.ID), since: p.now()}
+	name := s.Name + "/" + t.ID
+	if s.MatrixEntry(t.Target) != nil {
+		name += "@" + t.Target
+	}
+	p.running[t] = running{name: safetext.OneLine(name), since: p.now()}
 }
 
 // done reports a finished test.
@@ -61,7 +65,7 @@ func (p *progress) done(s *suite.Suite, t *suite.Test, tr *result.TestResult) {
 	if p.w == nil || p.now().Sub(p.began) < progressAfter {
 		return
 	}
-	fmt.Fprintf(p.w, "[%d/%d] %s/%s %s %.2f (%.1fs)\n", p.n, p.total, safetext.OneLine(s.Name), safetext.OneLine(tr.ID), tr.Verdict, tr.Score, float64(tr.DurationMS)/1000)
+	fmt.Fprintf(p.w, "[%d/%d] %s/%s %s %.2f (%.1fs)\n", p.n, p.total, safetext.OneLine(s.Name), safetext.OneLine(tr.Label()), tr.Verdict, tr.Score, float64(tr.DurationMS)/1000)
 }
 
 // beat writes a heartbeat every interval until the returned stop is called (which waits for

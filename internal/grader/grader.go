@@ -190,7 +190,7 @@ func (j judged) Grade(ctx context.Context, in *Input) *result.GraderResult {
 	}
 	ji.Reference = in.Test.Reference()
 	if in.Output != nil {
-		ji.Answer, ji.FileChanges, ji.ToolCalls = in.Output.Answer, in.Output.FileChanges, in.Output.ToolCalls
+		ji.Answer, ji.FileChanges, ji.ToolCalls = answerText(ctx, in, j.spec), in.Output.FileChanges, in.Output.ToolCalls
 	}
 	spec := j.spec
 	if len(spec.PromptCommand) > 0 {

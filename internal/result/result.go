@@ -141,6 +141,9 @@ type TestResult struct {
 	Graders      []*GraderResult `json:"graders"`
 	Output       *Output         `json:"output,omitempty"`
 	Target       string          `json:"target,omitempty"`
+	// Matrix is true when the test ran once per target of an execution.targets matrix: its
+	// rows share the ID and differ by Target.
+	Matrix bool `json:"matrix,omitempty"`
 	// Input is the question as sent to the target (rendered text).
 	Input string `json:"input,omitempty"`
 	// Criteria is the test's free-text goal.
@@ -155,6 +158,15 @@ type TestResult struct {
 	Workspace string `json:"workspace,omitempty"`
 	// Err is the error behind Error, for code that acts on its kind; never serialised.
 	Err error `json:"-"`
+}
+
+// Label names the test in reports: its ID, with "@target" for a run of a target matrix (as
+// AgentV labels them).
+func (t *TestResult) Label() string {
+	if t.Matrix && t.Target != "" {
+		return t.ID + "@" + t.Target
+	}
+	return t.ID
 }
 
 // GraderResult is the outcome of one grader on one test.
@@ -246,6 +258,9 @@ type Output struct {
 	DurationMS  int64      `json:"duration_ms,omitempty"`
 	// Workspace is the directory the agent ran in (when one was used).
 	Workspace string `json:"workspace,omitempty"`
+	// Dir is where relative file paths in the answer are: the workspace, else the target's
+	// working directory ("" = unknown). Machine-specific, so kept out of JSON.
+	Dir string `json:"-"`
 }
 
 // Message is one transcript message.
@@ -253,6 +268,17 @@ type Message struct {
 	Role      string     `json:"role"`
 	Content   string     `json:"content"`
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// Blocks are the content list as the agent wrote it, when it holds more than text (file
+	// blocks, which content preprocessors turn into text for the judge); nil otherwise.
+	Blocks []ContentBlock `json:"blocks,omitempty"`
+}
+
+// ContentBlock is one block of a content list: text, or a file the agent produced.
+type ContentBlock struct {
+	Type      string `json:"type"`
+	Text      string `json:"text,omitempty"`
+	Path      string `json:"path,omitempty"`
+	MediaType string `json:"media_type,omitempty"`
 }
 
 // ToolCall is one tool invocation by the agent, normalised across sources.

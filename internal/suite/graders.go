@@ -224,6 +224,13 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 		}
 	}
 	r.graderSpecific(n, f, g, rawType)
+	if p, ok := f["preprocessors"]; ok {
+		if g.IsJudge() {
+			g.Preprocessors = r.preprocessors(p, "preprocessors")
+		} else {
+			r.warnf(keyNode(n, "preprocessors"), "preprocessors only apply to LLM graders (llm-grader, rubrics); ignored on a %s grader", typ)
+		}
+	}
 	if g.Name == "" {
 		g.Name = derivedName(g)
 	}

@@ -70,6 +70,42 @@ type Suite struct {
 	Refs []string
 	// Tags are the suite's tags (a list, or the keys=values of a tag map).
 	Tags []string
+	// Matrix is execution.targets: every test runs once per entry (nil = one run, on Target).
+	Matrix []*MatrixTarget
+	// Preprocessors are the suite's content preprocessors, inherited by every judge grader.
+	Preprocessors []*Preprocessor
+}
+
+// MatrixTarget is one execution.targets entry: a target name, optionally an alias of another
+// target (use_target) when targets.yaml defines no target by that name.
+type MatrixTarget struct {
+	Name      string
+	UseTarget string
+	Pos       Pos
+}
+
+// Preprocessor converts a file of one media type in a target's answer into text for the judge:
+// the command gets {"path", "original_path", "media_type"} on stdin and prints the text.
+type Preprocessor struct {
+	// Type is the media type as written ("xlsx" or a MIME type).
+	Type string
+	// Command is the argv; the last element is the script, made absolute.
+	Command []string
+	Pos     Pos
+}
+
+// Dependency policies (on_dependency_failure): what a test does when a test it depends on
+// could not produce a result.
+const (
+	OnDependencySkip = "skip"
+	OnDependencyFail = "fail"
+	OnDependencyRun  = "run"
+)
+
+// Dependency is one depends_on entry.
+type Dependency struct {
+	ID  string
+	Pos Pos
 }
 
 // Test is one test case.
@@ -87,13 +123,23 @@ type Test struct {
 	Graders []*Grader
 	// Threshold overrides the suite threshold for this test.
 	Threshold *float64
-	// Target overrides the suite target for this test.
+	// Target overrides the suite target for this test; for one run of a matrix it is the
+	// matrix entry's name (see Suite.Runs).
 	Target    string
 	Workspace *Workspace
 	Vars      map[string]any
 	Metadata  map[string]any
 	Tags      []string
 	Pos       Pos
+
+	// Targets is the test's execution.targets: the suite matrix entries it runs on (nil = all).
+	Targets []string
+	// DependsOn are the tests of the suite that run before this one (depends_on).
+	DependsOn []Dependency
+	// OnDependencyFailure is skip (default), fail or run.
+	OnDependencyFailure string
+	// targetsPos is where Targets is written, for diagnostics.
+	targetsPos Pos
 }
 
 // Message is one conversation turn.
@@ -236,6 +282,9 @@ type Grader struct {
 	Params map[string]any
 	// Members are a composite grader's members.
 	Members []*Grader
+	// Preprocessors turn file blocks of the answer into text for a judge grader: the suite's,
+	// overridden by type by the grader's own.
+	Preprocessors []*Preprocessor
 
 	Pos Pos
 }

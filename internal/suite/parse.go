@@ -85,6 +85,7 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 		r.warnf(root, "legacy AgentV format (evalcases, input_messages, execution.evaluators): evalgate runs it; AgentV 4.x expects tests, input and assertions")
 	}
 	d := &defaults{}
+	r.warnUnimplemented(root, "suite")
 	if t := r.optStr(f, "target", "suite"); t != "" {
 		s.Target, s.TargetPos = t, r.pos(f["target"])
 	}
@@ -104,6 +105,9 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 	}
 	if n, ok := f["workspace"]; ok {
 		s.Workspace = r.workspace(n)
+	}
+	if n, ok := f["preprocessors"]; ok {
+		s.Preprocessors = r.preprocessors(n, "preprocessors")
 	}
 	if n, ok := f["tags"]; ok {
 		s.Tags = r.tags(n)
@@ -139,6 +143,8 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 		seen[t.ID] = true
 		s.Tests = append(s.Tests, t)
 	}
+	r.checkSchedule(s)
+	inheritPreprocessors(s)
 	r.finish(s)
 	return s
 }
@@ -158,8 +164,12 @@ func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
 	if !ok {
 		return
 	}
+	r.warnUnimplemented(n, "execution")
 	if t := r.optStr(f, "target", "execution"); t != "" {
 		s.Target, s.TargetPos = t, r.pos(f["target"])
+	}
+	if m, ok := f["targets"]; ok && !isNull(m) {
+		s.Matrix = r.matrix(m)
 	}
 	if w, ok := f["workers"]; ok {
 		if v, ok := r.integer(w, "execution.workers"); ok {

@@ -24,33 +24,10 @@ func (r *reader) promptCommand(n *yaml.Node, g *Grader) {
 		r.errorf(n, "prompt needs command: the argv of a script that prints the judge prompt, e.g. [node, ../prompts/grader.mjs]")
 		return
 	}
-	if cmd.Kind != yaml.SequenceNode || len(cmd.Content) == 0 {
-		r.errorf(cmd, "prompt.command must be a non-empty list of argv strings, not %s", kindOf(cmd))
+	argv := r.scriptArgv(cmd, "prompt.command", "prompt command")
+	if argv == nil {
 		return
 	}
-	argv := make([]string, 0, len(cmd.Content))
-	for _, c := range cmd.Content {
-		s, ok := r.str(c, "prompt.command[]")
-		if !ok {
-			return
-		}
-		if strings.TrimSpace(s) == "" {
-			r.errorf(c, "prompt.command has an empty argument")
-			return
-		}
-		argv = append(argv, s)
-	}
-	last := resolve(cmd.Content[len(cmd.Content)-1])
-	script := r.search(argv[len(argv)-1])
-	if !r.isFile(script) {
-		r.errorf(last, "prompt command file not found: %s (looked for %s and the same path from each directory above it up to the repository root)%s",
-			argv[len(argv)-1], r.rel(script), r.siblings(script))
-		return
-	}
-	if script, ok = r.path(last, script); !ok {
-		return
-	}
-	argv[len(argv)-1] = script
 	g.PromptCommand = argv
 	if c, ok := f["config"]; ok {
 		m, isMap := r.value(c).(map[string]any)
@@ -60,6 +37,42 @@ func (r *reader) promptCommand(n *yaml.Node, g *Grader) {
 		}
 		g.Config = m
 	}
+}
+
+// scriptArgv reads the argv of a command whose last element is a script: found like a
+// content file (from the eval file's directory up to the repository root) and made absolute.
+// what names the list in messages, kind the script ("prompt command"); nil on error.
+func (r *reader) scriptArgv(cmd *yaml.Node, what, kind string) []string {
+	cmd = resolve(cmd)
+	if cmd.Kind != yaml.SequenceNode || len(cmd.Content) == 0 {
+		r.errorf(cmd, "%s must be a non-empty list of argv strings, not %s", what, kindOf(cmd))
+		return nil
+	}
+	argv := make([]string, 0, len(cmd.Content))
+	for _, c := range cmd.Content {
+		s, ok := r.str(c, what+"[]")
+		if !ok {
+			return nil
+		}
+		if strings.TrimSpace(s) == "" {
+			r.errorf(c, "%s has an empty argument", what)
+			return nil
+		}
+		argv = append(argv, s)
+	}
+	last := resolve(cmd.Content[len(cmd.Content)-1])
+	script := r.search(argv[len(argv)-1])
+	if !r.isFile(script) {
+		r.errorf(last, "%s file not found: %s (looked for %s and the same path from each directory above it up to the repository root)%s",
+			kind, argv[len(argv)-1], r.rel(script), r.siblings(script))
+		return nil
+	}
+	script, ok := r.path(last, script)
+	if !ok {
+		return nil
+	}
+	argv[len(argv)-1] = script
+	return argv
 }
 
 // siblings names the files next to a missing one that share its extension, so a renamed

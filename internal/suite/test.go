@@ -59,7 +59,11 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	skipDefaults := false
 	if e, ok := f["execution"]; ok {
 		if ef, ok := r.fields(e, "test.execution", executionKeys...); ok {
+			r.warnUnimplemented(e, "test.execution")
 			t.Target = r.optStr(ef, "target", "execution")
+			if tg, ok := ef["targets"]; ok && !isNull(tg) {
+				t.Targets, t.targetsPos = r.testTargets(tg, t.ID), r.pos(tg)
+			}
 			if th, ok := ef["threshold"]; ok {
 				t.Threshold = r.threshold(th, "execution.threshold")
 			}
@@ -117,6 +121,8 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	if tg, ok := f["tags"]; ok {
 		t.Tags = r.tags(tg)
 	}
+	r.warnUnimplemented(n, "test")
+	r.dependencies(f, t)
 	t.Graders = r.testGraders(f, t, d, skipDefaults)
 	if t.Criteria == "" && len(t.ExpectedOutput) == 0 && len(t.Graders) == 0 {
 		r.errorf(n, "test %s needs criteria, expected_output or assertions", t.ID)

@@ -50,7 +50,7 @@ func parseAgentV(raw []byte) (*result.Output, error) {
 	out := &result.Output{Answer: ao.Text, DurationMS: ao.DurationMS}
 	for _, m := range msgs {
 		text := target.MessageText(m.Content)
-		out.Messages = append(out.Messages, result.Message{Role: m.Role, Content: text, ToolCalls: m.ToolCalls})
+		out.Messages = append(out.Messages, result.Message{Role: m.Role, Content: text, ToolCalls: m.ToolCalls, Blocks: fileBlocks(m.Content)})
 		out.ToolCalls = append(out.ToolCalls, m.ToolCalls...)
 		if m.Role == "assistant" && text != "" {
 			out.Answer = text
@@ -61,4 +61,38 @@ func parseAgentV(raw []byte) (*result.Output, error) {
 	}
 	out.Usage.CostUSD = ao.CostUSD
 	return out, nil
+}
+
+// fileBlocks is a content list that holds a file block, block by block; nil for text content.
+func fileBlocks(raw json.RawMessage) []result.ContentBlock {
+	var blocks []struct {
+		Type, Text, Value, Path, MediaType string
+		Media                              string `json:"media_type"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return nil
+	}
+	var out []result.ContentBlock
+	files := false
+	for _, b := range blocks {
+		switch b.Type {
+		case "file":
+			files = true
+			path := b.Path
+			if path == "" {
+				path = b.Value
+			}
+			media := b.Media
+			if media == "" {
+				media = b.MediaType
+			}
+			out = append(out, result.ContentBlock{Type: "file", Path: path, MediaType: media})
+		case "text", "":
+			out = append(out, result.ContentBlock{Type: "text", Text: b.Text + b.Value})
+		}
+	}
+	if !files {
+		return nil
+	}
+	return out
 }

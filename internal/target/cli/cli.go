@@ -155,15 +155,29 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", t.name, err)
 	}
-	// An agent that only used tools (edited files, say) still has something to grade.
-	if strings.TrimSpace(out.Answer) == "" && len(out.ToolCalls) == 0 {
+	// An agent that only used tools (edited files, say) or answered with files still has
+	// something to grade.
+	if strings.TrimSpace(out.Answer) == "" && len(out.ToolCalls) == 0 && !answersWithFiles(out) {
 		return nil, fmt.Errorf("cli target %s: %w", t.name, ErrEmptyAnswer)
 	}
 	if out.DurationMS == 0 {
 		out.DurationMS = time.Since(start).Milliseconds()
 	}
 	out.Workspace = req.Workspace
+	if out.Dir, err = filepath.Abs(cwd); err != nil {
+		out.Dir = cwd
+	}
 	return out, nil
+}
+
+// answersWithFiles reports whether the agent's messages hold file blocks.
+func answersWithFiles(out *result.Output) bool {
+	for _, m := range out.Messages {
+		if len(m.Blocks) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // render substitutes the placeholders, each shell-quoted.
