@@ -36,7 +36,9 @@ func converse(ctx context.Context, cfg Config, tr *result.TestResult, th result.
 		tu := &result.TurnResult{Turn: n, Input: turn.Input}
 		tr.Turns = append(tr.Turns, tu)
 		if stopReason == "" && ctx.Err() != nil {
+			// An unfinished conversation has no result: the test is an error, not a low score.
 			stopReason = "not run: " + ctxReason(ctx, cfg)
+			errs = append(errs, fmt.Errorf("turn %d: %s: %w", n, stopReason, ctx.Err()))
 		}
 		if stopReason != "" {
 			tu.Verdict, tu.Error = result.Skip, stopReason

@@ -250,3 +250,22 @@ func TestAggregateEmpty(t *testing.T) {
 		t.Error("no scores should aggregate to 1, as in AgentV")
 	}
 }
+
+// cancelTarget answers, then cancels the run after its first answer.
+type cancelTarget struct{ cancel context.CancelFunc }
+
+func (c cancelTarget) Run(_ context.Context, req *target.Request) (*result.Output, error) {
+	c.cancel()
+	return &result.Output{Answer: "re: " + req.Prompt}, nil
+}
+
+func TestConversationCutShortIsAnError(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := convSuite(&suite.Conversation{Turns: turns("one", "two"), Aggregation: "max", OnTurnFailure: "continue"})
+	tr := runTest(ctx, withDefaults(cfgFor(cancelTarget{cancel: cancel}, 1)), s, s.Tests[0])
+	if tr.Verdict != result.Error || !strings.Contains(tr.Error, "turn 2: not run: cancelled") || tr.Turns[1].Verdict != result.Skip {
+		t.Errorf("cut short: %s %q, turn 2 %+v", tr.Verdict, tr.Error, tr.Turns[1])
+	}
+}
