@@ -30,7 +30,7 @@ func (m *mdRenderer) hasDetails(tv *testView) bool {
 	if t.Verdict == result.Pass && !m.cfg.passDetails {
 		return false
 	}
-	if t.Error != "" || len(t.Gates) > 0 || m.answer(tv) != "" || len(failedAssertions(t.Graders, 0)) > 0 {
+	if t.Error != "" || len(t.Gates) > 0 || m.answer(tv) != "" || len(failedAssertions(t.Graders, 0)) > 0 || len(t.Turns) > 0 {
 		return true
 	}
 	for i := range tv.rows {
@@ -66,6 +66,9 @@ func (m *mdRenderer) writeDetails(b *strings.Builder, tv *testView) {
 	for _, g := range t.Gates {
 		fmt.Fprintf(b, "**Gate:** %s\n\n", mdText(clip(g, 300)))
 	}
+	if len(t.Turns) > 0 {
+		b.WriteString(turnsLine(t) + "\n\n")
+	}
 	listed := map[*result.GraderResult]bool{}
 	var items []string
 	for i := range tv.rows {
@@ -88,7 +91,7 @@ func (m *mdRenderer) writeDetails(b *strings.Builder, tv *testView) {
 	if len(items) > 0 {
 		b.WriteString(strings.Join(items, "\n") + "\n\n")
 	}
-	if fa := failedAssertions(t.Graders, 0); len(fa) > 0 {
+	if fa := append(turnFailedAssertions(t), failedAssertions(t.Graders, 0)...); len(fa) > 0 {
 		b.WriteString("**Failed assertions**\n\n")
 		for _, a := range fa {
 			line := "- ❌ " + mdText(clip(a.Text, 300))

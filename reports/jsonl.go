@@ -182,6 +182,10 @@ func indexRowOf(run *result.Run, s *result.SuiteResult, t *result.TestResult, ru
 		row.Metadata["gates"] = t.Gates
 	}
 	row.Scores = indexScores(t.Graders, th, 0)
+	if len(t.Turns) > 0 {
+		row.Scores = conversationScores(t, th)
+		row.Metadata["aggregation"] = t.Aggregation
+	}
 	return row
 }
 

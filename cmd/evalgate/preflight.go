@@ -118,15 +118,42 @@ func (c *checker) test(s *suite.Suite, t *suite.Test) {
 		c.add(err)
 	} else {
 		c.use(&c.plan.targets, cfg)
+		c.conversation(t, cfg)
 	}
-	c.judges(s, t, t.Graders)
-	for _, g := range t.Graders {
+	c.graders(s, t, t.Graders)
+	for _, turn := range t.Turns() {
+		c.graders(s, t, turn.Graders)
+	}
+}
+
+// graders resolves the judges of gs and builds each grader, as the run will.
+func (c *checker) graders(s *suite.Suite, t *suite.Test, gs []*suite.Grader) {
+	c.judges(s, t, gs)
+	for _, g := range gs {
 		if _, err := c.w.grader(s, t, g); err != nil {
 			// grader.New names the grader and its position in parentheses; the diagnostic
 			// carries the position already.
 			msg := strings.Replace(err.Error(), " ("+g.Pos.String()+")", "", 1)
 			c.add(&configError{pos: g.Pos, msg: msg})
 		}
+	}
+}
+
+// conversation checks that a conversation test's target can hold one. A replay target has one
+// recorded output per test, not one per turn, so it is refused. A cli target gets each turn's
+// input alone as {PROMPT}, as AgentV's cli provider does (it reads the question, never the
+// history): that is run, with a warning, since the agent may keep its own session.
+func (c *checker) conversation(t *suite.Test, cfg *suite.TargetConfig) {
+	if t.Conversation == nil {
+		return
+	}
+	switch cfg.Provider {
+	case "replay":
+		c.add(&configError{pos: t.Conversation.Pos, msg: fmt.Sprintf("test %s: mode: conversation needs a live target; "+
+			"replay target %s holds one recorded output per test, not one per turn", t.ID, cfg.Name)})
+	case "cli":
+		c.warn(&configError{pos: t.Conversation.Pos, msg: fmt.Sprintf("test %s: cli target %s gets each turn's input alone as {PROMPT}, "+
+			"without the earlier turns (as in AgentV); the agent must keep the conversation itself", t.ID, cfg.Name)})
 	}
 }
 

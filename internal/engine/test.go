@@ -43,29 +43,48 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test) *re
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
+	if t.Conversation != nil {
+		return converse(ctx, cfg, tr, th, tg, req, ws)
+	}
+	out, err := ask(ctx, cfg, tg, req, ws)
+	if err != nil {
+		return failed(tr, th, result.StageAgent, err)
+	}
+	tr.Output = out
+	tr.Usage.Add(out.Usage)
+	in := &grader.Input{Suite: s, Test: t, Question: tr.Input, Output: out, Thresholds: th}
+	tr.Graders = gradeAll(ctx, cfg, in, t.Graders, &tr.Usage)
+	rubric.Test(tr, th)
+	return tr
+}
+
+// ask runs the target once and adds the workspace diff when the target reported none.
+func ask(ctx context.Context, cfg Config, tg target.Target, req *target.Request, ws Workspace) (*result.Output, error) {
 	out, err := tg.Run(ctx, req)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("timed out after %s: %w", cfg.Timeout, err)
 		}
-		return failed(tr, th, result.StageAgent, err)
+		return nil, err
 	}
 	if ws != nil && out.FileChanges == "" {
 		if out.FileChanges, err = ws.Diff(ctx); err != nil {
-			return failed(tr, th, result.StageAgent, err)
+			return nil, err
 		}
 	}
-	tr.Output = out
-	tr.Usage.Add(out.Usage)
-	in := &grader.Input{Suite: s, Test: t, Question: tr.Input, Output: out, Thresholds: th}
-	for _, spec := range t.Graders {
-		tr.Graders = append(tr.Graders, grade(ctx, cfg, in, spec))
+	return out, nil
+}
+
+// gradeAll runs specs in order and adds their judges' usage to usage.
+func gradeAll(ctx context.Context, cfg Config, in *grader.Input, specs []*suite.Grader, usage *result.Usage) []*result.GraderResult {
+	var out []*result.GraderResult
+	for _, spec := range specs {
+		out = append(out, grade(ctx, cfg, in, spec))
 	}
-	for _, g := range tr.Graders {
-		tr.Usage.Add(judgeShare(g.Usage))
+	for _, g := range out {
+		usage.Add(judgeShare(g.Usage))
 	}
-	rubric.Test(tr, th)
-	return tr
+	return out
 }
 
 // grade builds and runs one grader; a grader that cannot be built is an error result.

@@ -156,6 +156,15 @@ type TestResult struct {
 	Usage Usage `json:"usage"`
 	// Workspace is the kept workspace path, when one was kept.
 	Workspace string `json:"workspace,omitempty"`
+	// Turns are a conversation test's turns in order (mode: conversation), nil for any other
+	// test. Its Score then combines the turn scores, and ConversationScore when its Graders
+	// graded the whole transcript, by Aggregation.
+	Turns []*TurnResult `json:"turns,omitempty"`
+	// Aggregation is how a conversation test's score combines its turns: mean, min or max.
+	Aggregation string `json:"aggregation,omitempty"`
+	// ConversationScore is what the test's own graders gave the whole transcript of a
+	// conversation test; nil when it has none.
+	ConversationScore *float64 `json:"conversation_score,omitempty"`
 	// Err is the error behind Error, for code that acts on its kind; never serialised.
 	Err error `json:"-"`
 }
@@ -167,6 +176,28 @@ func (t *TestResult) Label() string {
 		return t.ID + "@" + t.Target
 	}
 	return t.ID
+}
+
+// TurnResult is the outcome of one turn of a conversation test.
+type TurnResult struct {
+	// Turn is the 1-based turn number.
+	Turn int `json:"turn"`
+	// Input is the user message of the turn.
+	Input string `json:"input"`
+	// Score is Σ wᵢ·sᵢ / Σ wᵢ over the turn's graders (1 for a turn with nothing to grade, 0
+	// for one that errored or was skipped).
+	Score float64 `json:"score"`
+	// Verdict is skip when an earlier turn failed under on_turn_failure: stop.
+	Verdict Verdict  `json:"verdict"`
+	Gates   []string `json:"gates,omitempty"`
+	// Error says why the turn has no result; FailureStage where (agent, evaluator).
+	Error        string          `json:"error,omitempty"`
+	FailureStage string          `json:"failure_stage,omitempty"`
+	Graders      []*GraderResult `json:"graders,omitempty"`
+	// Output is the target's reply to this turn.
+	Output     *Output `json:"output,omitempty"`
+	Usage      Usage   `json:"usage"`
+	DurationMS int64   `json:"duration_ms,omitempty"`
 }
 
 // GraderResult is the outcome of one grader on one test.

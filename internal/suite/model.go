@@ -130,7 +130,10 @@ type Test struct {
 	Vars      map[string]any
 	Metadata  map[string]any
 	Tags      []string
-	Pos       Pos
+	// Conversation is set for mode: conversation: Input is then the opening context (system
+	// prompt) and Graders grade the whole transcript after the last turn.
+	Conversation *Conversation
+	Pos          Pos
 
 	// Targets is the test's execution.targets: the suite matrix entries it runs on (nil = all).
 	Targets []string

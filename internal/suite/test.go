@@ -106,7 +106,13 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 		r.errorf(n, "test %s has no input", t.ID)
 		return nil
 	}
+	conv, ok := r.conversation(n, f, t)
+	if !ok {
+		return nil
+	}
+	t.Conversation = conv
 	switch {
+	case conv != nil:
 	case f["expected_output"] != nil:
 		t.ExpectedOutput = r.messages(f["expected_output"], "expected_output", "assistant")
 	case f["expected_messages"] != nil:
@@ -124,11 +130,12 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	r.warnUnimplemented(n, "test")
 	r.dependencies(f, t)
 	t.Graders = r.testGraders(f, t, d, skipDefaults)
-	if t.Criteria == "" && len(t.ExpectedOutput) == 0 && len(t.Graders) == 0 {
+	if t.Criteria == "" && len(t.ExpectedOutput) == 0 && len(t.Graders) == 0 && conv == nil {
 		r.errorf(n, "test %s needs criteria, expected_output or assertions", t.ID)
 		return nil
 	}
-	if len(t.Graders) == 0 {
+	// A conversation is graded turn by turn; its own graders, if any, grade the transcript.
+	if len(t.Graders) == 0 && conv == nil {
 		// AgentV's implicit grader: a freeform judge on the test's criteria.
 		t.Graders = []*Grader{{Name: "llm-grader", Type: "llm-grader", Weight: 1, Pos: t.Pos}}
 	}
