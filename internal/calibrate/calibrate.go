@@ -90,9 +90,9 @@ type Row struct {
 	Scale     *Scale `json:"scale,omitempty"`
 	// Items counts items with a judge rating and at least one human rating; MultiRated those
 	// with two or more human ratings; Ratings the human ratings.
-	Items      int `json:"items"`
-	MultiRated int `json:"multi_rated"`
-	Ratings    int `json:"human_ratings"`
+	Items      int    `json:"items"`
+	MultiRated int    `json:"multi_rated"`
+	Ratings    int    `json:"human_ratings"`
 	HumanAlpha Alphas `json:"human_human_alpha"`
 	JudgeAlpha Alphas `json:"judge_human_alpha"`
 	// Exact and WithinOne are shares of (item, human) pairs; Bias is mean judge − human mean.
@@ -274,7 +274,6 @@ func mean(xs []float64) float64 {
 	}
 	return s / float64(len(xs))
 }
-
 
 func ptr[T any](v T) *T { return &v }
 
