@@ -239,18 +239,20 @@ func Write(dir string, ps []*Project) error {
 		if err := os.MkdirAll(filepath.Join(root, filepath.FromSlash(OutputDir)), 0o755); err != nil {
 			return fmt.Errorf("write potato project %s: %w", p.Name, err)
 		}
-		cfg, err := yaml.Marshal(p.Config)
-		if err != nil {
+		var cfg bytes.Buffer
+		enc := yaml.NewEncoder(&cfg)
+		enc.SetIndent(2) // as Potato's own examples
+		if err := enc.Encode(p.Config); err != nil {
 			return fmt.Errorf("write potato project %s: %w", p.Name, err)
 		}
-		if err := os.WriteFile(filepath.Join(root, "config.yaml"), cfg, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(root, "config.yaml"), cfg.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("write potato project %s: %w", p.Name, err)
 		}
 		var data bytes.Buffer
-		enc := json.NewEncoder(&data)
-		enc.SetEscapeHTML(false)
+		jenc := json.NewEncoder(&data)
+		jenc.SetEscapeHTML(false)
 		for _, it := range p.Items {
-			if err := enc.Encode(it); err != nil {
+			if err := jenc.Encode(it); err != nil {
 				return fmt.Errorf("write potato project %s: %w", p.Name, err)
 			}
 		}
