@@ -103,7 +103,11 @@ func calibrationFooter(w io.Writer, rep *calibrate.Report, esc func(string) stri
 		if n > len(shown) {
 			more = fmt.Sprintf(" and %d more", n-len(shown))
 		}
-		fmt.Fprintf(w, "\n%d annotated items are not in the results (ratings kept for human–human α only): %s%s\n", n, strings.Join(names, ", "), more)
+		what := "items are"
+		if n == 1 {
+			what = "item is"
+		}
+		fmt.Fprintf(w, "\n%d annotated %s not in the results (ratings kept for human–human α only): %s%s\n", n, what, strings.Join(names, ", "), more)
 	}
 }
 
