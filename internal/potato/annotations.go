@@ -37,9 +37,11 @@ type Rubric struct {
 	Weighted *float64
 }
 
-// ReadAnnotations reads a Potato annotation file: JSON Lines, or one JSON array of objects.
-// Rows without criteria_ratings (other schemes' output) are skipped; a rubric row without
-// trace_id or annotator is an error naming the line.
+// ReadAnnotations reads a Potato annotation file: JSON Lines, one JSON array of objects, or
+// one (pretty-printed) object. Rows without criteria_ratings (other schemes' output, Potato's
+// own state files) are skipped; a rubric row without trace_id or annotator is an error naming
+// the line. Rubric objects are found at the top level of a row or one level down (under
+// label_annotations, say); the ids fall back to instance_id/id and user_id.
 func ReadAnnotations(data []byte, path string) ([]*Annotation, error) {
 	var out []*Annotation
 	add := func(line int, row *map[string]json.RawMessage) error {
@@ -63,6 +65,13 @@ func ReadAnnotations(data []byte, path string) ([]*Annotation, error) {
 		}
 		return out, nil
 	}
+	var one map[string]json.RawMessage
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' && json.Unmarshal(t, &one) == nil {
+		if err := add(1, &one); err != nil {
+			return nil, fmt.Errorf("%s:1: %w", path, err)
+		}
+		return out, nil
+	}
 	if err := jsonl.Each(data, path, add); err != nil {
 		return nil, err
 	}
@@ -72,27 +81,12 @@ func ReadAnnotations(data []byte, path string) ([]*Annotation, error) {
 // parseAnnotation reads one row; nil when it holds no rubric.
 func parseAnnotation(row map[string]json.RawMessage) (*Annotation, error) {
 	a := &Annotation{}
-	var keys []string
-	for k := range row {
-		keys = append(keys, k)
+	var err error
+	if a.Schemes, err = rubrics(row, 2); err != nil || len(a.Schemes) == 0 {
+		return nil, err
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(row[k], &obj) != nil || obj["criteria_ratings"] == nil {
-			continue
-		}
-		r, err := parseRubric(k, obj)
-		if err != nil {
-			return nil, err
-		}
-		a.Schemes = append(a.Schemes, r)
-	}
-	if len(a.Schemes) == 0 {
-		return nil, nil
-	}
-	_ = json.Unmarshal(row["trace_id"], &a.TraceID)
-	_ = json.Unmarshal(row["annotator"], &a.Annotator)
+	a.TraceID = firstString(row, "trace_id", "instance_id", "id")
+	a.Annotator = firstString(row, "annotator", "user_id")
 	switch {
 	case a.TraceID == "":
 		return nil, errors.New(`rubric annotation has no "trace_id"`)
@@ -100,6 +94,53 @@ func parseAnnotation(row map[string]json.RawMessage) (*Annotation, error) {
 		return nil, fmt.Errorf(`rubric annotation of %q has no "annotator"`, a.TraceID)
 	}
 	return a, nil
+}
+
+// rubrics finds the objects holding criteria_ratings in row, depth levels deep, in key order.
+func rubrics(row map[string]json.RawMessage, depth int) ([]*Rubric, error) {
+	keys := make([]string, 0, len(row))
+	for k := range row {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []*Rubric
+	for _, k := range keys {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(row[k], &obj) != nil {
+			continue
+		}
+		if obj["criteria_ratings"] == nil {
+			if depth > 1 {
+				inner, err := rubrics(obj, depth-1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, inner...)
+			}
+			continue
+		}
+		r, err := parseRubric(k, obj)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// firstString is the first of keys that holds a non-empty string (or a number, as text).
+func firstString(row map[string]json.RawMessage, keys ...string) string {
+	for _, k := range keys {
+		var s string
+		if json.Unmarshal(row[k], &s) == nil && s != "" {
+			return s
+		}
+		var n json.Number
+		if json.Unmarshal(row[k], &n) == nil && n != "" {
+			return n.String()
+		}
+	}
+	return ""
 }
 
 func parseRubric(key string, obj map[string]json.RawMessage) (*Rubric, error) {

@@ -248,6 +248,8 @@ func TestReadAnnotations(t *testing.T) {
 		{"no trace id", `{"annotator":"a","rubric":{"criteria_ratings":{"x":1}}}`, 0, `f.jsonl:1: rubric annotation has no "trace_id"`},
 		{"bad rating", `{"trace_id":"t","annotator":"a","rubric":{"criteria_ratings":{"x":"good"}}}`, 0, `rubric.criteria_ratings.x: rating "good" is not a number`},
 		{"not json", "{", 0, "f.jsonl:1:"},
+		{"pretty object", "{\n  \"id\": 7,\n  \"user_id\": \"u\",\n  \"label_annotations\": {\"q\": {\"criteria_ratings\": {\"x\": 1}}}\n}", 1, ""},
+		{"state file", `{"user": "u", "phase": "annotation"}`, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -267,6 +269,10 @@ func TestReadAnnotations(t *testing.T) {
 	anns, _ := ReadAnnotations([]byte(`{"trace_id":"t2","annotator":"a","rubric":{"criteria_ratings":{"x":"2","y":null}}}`), "f")
 	if r := anns[0].Schemes[0].Ratings; len(r) != 1 || r["x"] != 2 {
 		t.Errorf("ratings %v: a numeric string counts, null is unrated", r)
+	}
+	anns, _ = ReadAnnotations([]byte(`{"id": 7, "user_id": "u", "label_annotations": {"q": {"criteria_ratings": {"x": 1}}}}`), "f")
+	if len(anns) != 1 || anns[0].TraceID != "7" || anns[0].Annotator != "u" || anns[0].Schemes[0].Key != "q" {
+		t.Errorf("fallback ids and nested rubric: %+v", anns)
 	}
 }
 
