@@ -90,10 +90,10 @@ func TestCalibrationEndToEnd(t *testing.T) {
 		if r.Items != tt.items {
 			t.Errorf("%s: items %d, want %d", tt.criterion, r.Items, tt.items)
 		}
-		near(t, tt.criterion+" judge α", r.JudgeAlpha.Interval.Value, tt.judgeAlpha)
-		near(t, tt.criterion+" exact", r.Exact, tt.exact)
-		near(t, tt.criterion+" within one", r.WithinOne, tt.within)
-		near(t, tt.criterion+" bias", r.Bias, tt.bias)
+		nearPtr(t, tt.criterion+" judge α", r.JudgeAlpha.Interval.Value, tt.judgeAlpha)
+		nearPtr(t, tt.criterion+" exact", r.Exact, tt.exact)
+		nearPtr(t, tt.criterion+" within one", r.WithinOne, tt.within)
+		nearPtr(t, tt.criterion+" bias", r.Bias, tt.bias)
 	}
 	if r := rows["clarity"]; r.HumanAlpha.Interval.Value == nil || *r.HumanAlpha.Interval.Value >= 0 {
 		t.Errorf("clarity: human α %v, want negative", r.HumanAlpha.Interval.Value)
@@ -113,8 +113,8 @@ func TestCalibrationEndToEnd(t *testing.T) {
 	}
 }
 
-// near compares an optional number with want (NaN: skip, the value is not checked).
-func near(t *testing.T, what string, got *float64, want float64) {
+// nearPtr compares an optional number with want (NaN: skip, the value is not checked).
+func nearPtr(t *testing.T, what string, got *float64, want float64) {
 	t.Helper()
 	switch {
 	case math.IsNaN(want):

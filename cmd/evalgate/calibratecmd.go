@@ -81,7 +81,7 @@ func (o *calibrateOptions) check() error {
 }
 
 func calibrateCmd(e env, o *calibrateOptions) error {
-	run, err := readResults(o.results)
+	run, err := readResultsArg(o.results)
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,7 @@ Rate with "potato start DIR/<project>/config.yaml", then compare with "evalgate 
 }
 
 func exportPotato(ctx context.Context, e env, o *exportOptions) error {
-	run, err := readResults(o.results)
+	run, err := readResultsArg(o.results)
 	if err != nil {
 		return err
 	}
@@ -89,8 +89,8 @@ func exportPotato(ctx context.Context, e env, o *exportOptions) error {
 	return nil
 }
 
-// readResults reads a results.json named on the command line.
-func readResults(path string) (*result.Run, error) {
+// readResultsArg reads a results.json named on the command line.
+func readResultsArg(path string) (*result.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usageErr("read results: %w", err)
