@@ -136,6 +136,8 @@ func TestCalibrateUsageErrors(t *testing.T) {
 		{"bad format", []string{"calibrate", "x.jsonl", "--results", "r.json", "--format", "xml"}, "--format must be table, markdown or json"},
 		{"missing results", []string{"calibrate", "testdata/calib/annotations.jsonl", "--results", "testdata/calib/nope.json"}, "read results"},
 		{"no annotations", []string{"calibrate", "--results", "r.json"}, "requires at least 1 arg"},
+		{"export without format", []string{"export"}, "export needs a format"},
+		{"export misspelt", []string{"export", "potatoe", "x"}, `unknown export format "potatoe"`},
 		{"export without out", []string{"export", "potato", "r.json"}, "needs --out"},
 		{"export not results", []string{"export", "potato", "testdata/calib/targets.yaml", "--out", "x"}, "testdata/calib/targets.yaml"},
 	}

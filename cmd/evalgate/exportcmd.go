@@ -18,7 +18,16 @@ func newExportCmd(e env, st *cliState) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Export a run's results for other tools",
-		Args:  noArgs,
+		Long: `Export a run's results for other tools. Formats:
+
+  potato   Potato rubric_eval projects, so humans can rate what the judge rated`,
+		Args: cobra.ArbitraryArgs,
+		RunE: runE(st, func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErr("unknown export format %q; formats: potato", args[0])
+			}
+			return usageErr("export needs a format: evalgate export potato RESULTS.json --out DIR")
+		}),
 	}
 	cmd.AddCommand(newExportPotatoCmd(e, st))
 	return cmd
