@@ -65,6 +65,9 @@ func TestCalibrationRenderers(t *testing.T) {
 			}
 		}
 	}
+	checkMarkdown(t, md, false)
+	golden(t, "calibration.txt", table.String())
+	golden(t, "calibration.md", md)
 	var back calibrate.Report
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Criteria) != 2 {
 		t.Errorf("JSON does not read back: %v", err)
