@@ -1,0 +1,164 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/internal/calibrate"
+	"github.com/evalgate/evalgate/internal/potato"
+	"github.com/evalgate/evalgate/reports"
+)
+
+// maxAnnotationBytes bounds one annotation file.
+const maxAnnotationBytes = 256 << 20
+
+// calibrateOptions are the flags of `evalgate calibrate`.
+type calibrateOptions struct {
+	results string
+	format  string
+	th      calibrate.Thresholds
+	paths   []string
+}
+
+func newCalibrateCmd(e env, st *cliState) *cobra.Command {
+	o := &calibrateOptions{}
+	cmd := &cobra.Command{
+		Use:   "calibrate ANNOTATIONS... --results RESULTS.json",
+		Short: "Measure how well the LLM judge agrees with human raters (Potato annotations)",
+		Long: `Compare the judge's ratings in a results.json with human ratings of the same traces, made in
+Potato on the projects "evalgate export potato" wrote. ANNOTATIONS are Potato's rubric_eval output
+files (JSON Lines or a JSON array; a directory is searched for *.jsonl and *.json), with trace_id,
+annotator and rubric.criteria_ratings (plus overall and weighted_score).
+
+Per criterion it reports: items rated by the judge and at least one human; Krippendorff's α
+between the humans and between the judge and the humans' mean rating (interval and ordinal);
+exact and within-one agreement of judge and human over every (item, human) pair; the judge's
+mean bias (judge − human mean: positive means lenient); and a verdict:
+
+  humans disagree     human–human α < tentative: fix the criterion's anchors first
+  judge trustworthy   judge–human α ≥ reliable (default 0.8)
+  judge tentative     judge–human α ≥ tentative (default 0.667)
+  judge disagrees     judge–human α < tentative
+  not enough data     α undefined: no item both rated, or no variation in the ratings
+
+The verdicts use the interval α. An undefined α is shown as n/a (null in JSON, with the reason).`,
+		Example: `  evalgate calibrate potato/greeter/output/ --results report/results.json
+  evalgate calibrate ann1.jsonl ann2.jsonl --results report/results.json --format json
+  evalgate calibrate potato/*/output --results report/results.json --format markdown >> "$GITHUB_STEP_SUMMARY"`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
+			o.paths = args
+			if err := o.check(); err != nil {
+				return err
+			}
+			return calibrateCmd(e, o)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.results, "results", "", "results.json of the run the humans rated (required)")
+	f.StringVar(&o.format, "format", "table", "output: table, markdown or json")
+	f.Float64Var(&o.th.Reliable, "reliable", calibrate.DefaultThresholds.Reliable, "α at or above which the judge is trustworthy")
+	f.Float64Var(&o.th.Tentative, "tentative", calibrate.DefaultThresholds.Tentative, "α at or above which conclusions are tentative")
+	return cmd
+}
+
+func (o *calibrateOptions) check() error {
+	switch {
+	case o.results == "":
+		return usageErr("calibrate needs --results RESULTS.json, the run the humans rated")
+	case o.format != "table" && o.format != "markdown" && o.format != "json":
+		return usageErr("--format must be table, markdown or json, not %q", o.format)
+	case o.th.Tentative < -1 || o.th.Reliable > 1 || o.th.Tentative > o.th.Reliable:
+		return usageErr("--tentative must not exceed --reliable, both at most 1")
+	}
+	return nil
+}
+
+func calibrateCmd(e env, o *calibrateOptions) error {
+	run, err := readResultsArg(o.results)
+	if err != nil {
+		return err
+	}
+	files, err := annotationFiles(o.paths)
+	if err != nil {
+		return err
+	}
+	var anns []*potato.Annotation
+	for _, f := range files {
+		data, err := readBounded(f)
+		if err != nil {
+			return usageErr("read annotations: %w", err)
+		}
+		a, err := potato.ReadAnnotations(data, f)
+		if err != nil {
+			return usageErr("read annotations: %w", err)
+		}
+		anns = append(anns, a...)
+	}
+	if len(anns) == 0 {
+		return usageErr("no rubric annotations (rows with criteria_ratings) in %s", strings.Join(files, ", "))
+	}
+	in := potato.Pair(run, anns)
+	in.Thresholds = o.th
+	rep := calibrate.Compute(in)
+	switch o.format {
+	case "json":
+		return reports.WriteCalibrationJSON(e.stdout, rep)
+	case "markdown":
+		_, err := fmt.Fprint(e.stdout, reports.CalibrationMarkdown(rep))
+		return err
+	}
+	return reports.CalibrationTable(e.stdout, rep)
+}
+
+// annotationFiles expands directories into the *.jsonl and *.json files below them.
+func annotationFiles(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, usageErr("annotations: %w", err)
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if ext := filepath.Ext(path); !d.IsDir() && (ext == ".jsonl" || ext == ".json") {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, usageErr("annotations: %w", err)
+		}
+		if len(found) == 0 {
+			return nil, usageErr("annotations: no .jsonl or .json file under %s", p)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// readBounded reads a file of at most maxAnnotationBytes.
+func readBounded(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > maxAnnotationBytes {
+		return nil, fmt.Errorf("%s is larger than %d MiB", path, maxAnnotationBytes>>20)
+	}
+	return os.ReadFile(path)
+}

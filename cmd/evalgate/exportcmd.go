@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/internal/potato"
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/reports"
+)
+
+func newExportCmd(e env, st *cliState) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Export a run's results for other tools",
+		Long: `Export a run's results for other tools. Formats:
+
+  potato   Potato rubric_eval projects, so humans can rate what the judge rated`,
+		Args: cobra.ArbitraryArgs,
+		RunE: runE(st, func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErr("unknown export format %q; formats: potato", args[0])
+			}
+			return usageErr("export needs a format: evalgate export potato RESULTS.json --out DIR")
+		}),
+	}
+	cmd.AddCommand(newExportPotatoCmd(e, st))
+	return cmd
+}
+
+// exportOptions are the flags of `evalgate export potato`.
+type exportOptions struct {
+	out     string
+	root    string
+	results string
+}
+
+func newExportPotatoCmd(e env, st *cliState) *cobra.Command {
+	o := &exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "potato RESULTS.json --out DIR",
+		Short: "Write a run's traces as Potato rubric_eval projects, for humans to rate",
+		Long: `Write the traces of a run (the results.json that "evalgate run --out" writes) as Potato
+annotation projects, so humans can rate the outputs the LLM judge rated, on the same criteria.
+
+Each project directory holds config.yaml (a rubric_eval scheme per judge grader, mirroring its
+criteria: ids, descriptions, weights, required flags, score ranges or Likert anchors) and
+data/traces.jsonl (one item per test: trace_id, task, steps from the agent's tool calls,
+files_changed from the workspace diff, the answer). Checklist criteria are rated 0–1, score-range
+criteria 0–10, Likert criteria on their own scale: the judge's scale. Tests with different judge
+criteria go to different projects (a suite's name, then -2, -3 …). The suites are re-read from
+--root for what results.json does not keep (score-range texts, Likert anchors); if a suite is
+gone, its projects are written without them.
+
+Rate with "potato start DIR/<project>/config.yaml", then compare with "evalgate calibrate".`,
+		Example: `  evalgate run evals/ --out report/
+  evalgate export potato report/results.json --out potato/
+  potato start potato/greeter/config.yaml -p 8000`,
+		Args: cobra.ExactArgs(1),
+		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
+			o.results = args[0]
+			if o.out == "" {
+				return usageErr("export potato needs --out DIR")
+			}
+			return exportPotato(cmd.Context(), e, o)
+		}),
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&o.out, "out", "", "directory to write the Potato projects to")
+	fs.StringVar(&o.root, "root", "", "repository root the results' suite paths are relative to (default: the git work tree of the current directory)")
+	return cmd
+}
+
+func exportPotato(ctx context.Context, e env, o *exportOptions) error {
+	run, err := readResultsArg(o.results)
+	if err != nil {
+		return err
+	}
+	root, err := absRoot(ctx, o.root, nil)
+	if err != nil {
+		return err
+	}
+	projects := potato.Export(run, suiteSpecs(run, root, e))
+	if len(projects) == 0 {
+		return usageErr("%s has no test graded by an LLM judge with criteria: nothing for humans to rate", o.results)
+	}
+	if err := potato.Write(o.out, projects); err != nil {
+		return err
+	}
+	for _, p := range projects {
+		fmt.Fprintf(e.stdout, "%s: %d traces, %d schemes\n", filepath.Join(o.out, p.Name, "config.yaml"), len(p.Items), len(p.Config.AnnotationSchemes))
+	}
+	return nil
+}
+
+// readResultsArg reads a results.json named on the command line.
+func readResultsArg(path string) (*result.Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErr("read results: %w", err)
+	}
+	defer f.Close()
+	run, err := reports.ReadResults(f)
+	if err != nil {
+		return nil, usageErr("%s: %w", path, err)
+	}
+	return run, nil
+}
+
+// suiteSpecs re-reads the run's suites under root, so the export can carry what results.json
+// leaves out. A suite that no longer loads is skipped with a note on stderr.
+func suiteSpecs(run *result.Run, root string, e env) potato.SpecFunc {
+	loaded := map[string]*suite.Suite{}
+	for _, s := range run.Suites {
+		if s.Path == "" || loaded[s.Path] != nil {
+			continue
+		}
+		path := s.Path
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
+		su, ds := suite.Load(path, suite.LoadOptions{Root: root, Getenv: e.getenv})
+		if su == nil || ds.HasErrors() {
+			fmt.Fprintf(e.stderr, "evalgate: %s could not be re-read; its projects have no score-range texts or Likert anchors\n", s.Path)
+			continue
+		}
+		loaded[s.Path] = su
+	}
+	return func(s *result.SuiteResult, t *result.TestResult, grader string) *suite.Grader {
+		su := loaded[s.Path]
+		if su == nil {
+			return nil
+		}
+		for _, st := range su.Tests {
+			if st.ID == t.ID {
+				return findGrader(st.Graders, grader)
+			}
+		}
+		return nil
+	}
+}
+
+func findGrader(gs []*suite.Grader, name string) *suite.Grader {
+	for _, g := range gs {
+		if g.Name == name {
+			return g
+		}
+		if m := findGrader(g.Members, name); m != nil {
+			return m
+		}
+	}
+	return nil
+}

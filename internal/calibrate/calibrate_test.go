@@ -1,0 +1,135 @@
+package calibrate
+
+import (
+	"math"
+	"testing"
+)
+
+// ratings expands value lists into ratings of items a, b, c, d by rater.
+func ratings(rater, criterion string, vals ...float64) []Rating {
+	out := make([]Rating, len(vals))
+	for i, v := range vals {
+		out[i] = Rating{Item: string(rune('a' + i)), Rater: rater, Criterion: criterion, Value: v}
+	}
+	return out
+}
+
+func concat(rs ...[]Rating) []Rating {
+	var out []Rating
+	for _, r := range rs {
+		out = append(out, r...)
+	}
+	return out
+}
+
+func TestCompute(t *testing.T) {
+	t.Parallel()
+	in := Input{
+		Humans: concat(
+			ratings("h1", "correct", 1, 2, 4, 5), ratings("h2", "correct", 1, 2, 4, 5),
+			ratings("h1", "style", 1, 5, 1, 5), ratings("h2", "style", 5, 1, 5, 1),
+			ratings("h1", "tone", 3, 3, 3, 3), ratings("h2", "tone", 3, 3, 3, 3),
+			ratings("h1", "lenient", 1, 2, 3, 4),
+			ratings("h1", "unjudged", 1, 2),
+			[]Rating{{Item: "z", Rater: "h1", Criterion: "correct", Value: 3}},
+		),
+		Judge: concat(
+			ratings("judge", "correct", 1, 2, 4, 5),
+			ratings("judge", "style", 3, 3, 3, 3),
+			ratings("judge", "tone", 3, 3, 3, 3),
+			ratings("judge", "lenient", 2, 3, 4, 5),
+		),
+		Scales: map[string]Scale{"correct": {1, 5}},
+		Order:  []string{"tone", "correct"},
+	}
+	rep := Compute(in)
+	if rep.Annotators != 2 || rep.Items != 5 {
+		t.Errorf("annotators %d items %d, want 2 and 5", rep.Annotators, rep.Items)
+	}
+	if len(rep.Unmatched) != 1 || rep.Unmatched[0] != "z" {
+		t.Errorf("unmatched %v, want [z]", rep.Unmatched)
+	}
+	if rep.Thresholds != DefaultThresholds {
+		t.Errorf("thresholds %+v, want the defaults", rep.Thresholds)
+	}
+	order := []string{"tone", "correct", "lenient", "style", "unjudged"}
+	if len(rep.Criteria) != len(order) {
+		t.Fatalf("%d rows, want %d", len(rep.Criteria), len(order))
+	}
+	rows := map[string]*Row{}
+	for i, r := range rep.Criteria {
+		if r.Criterion != order[i] {
+			t.Errorf("row %d is %s, want %s", i, r.Criterion, order[i])
+		}
+		rows[r.Criterion] = r
+	}
+	tests := []struct {
+		criterion           string
+		verdict             Verdict
+		items, multi        int
+		exact, within       float64
+		bias                float64
+		judgeAlpha          float64 // NaN: undefined
+		humanAlphaDefined   bool
+		judgeAlphaUndefined string
+	}{
+		// "z" has no judge rating: counted for the humans, not as an item.
+		{"correct", Trustworthy, 4, 4, 1, 1, 0, 1, true, ""},
+		{"style", HumansDisagree, 4, 4, 0, 0, 0, math.NaN(), true, NoVariation},
+		{"tone", NotEnoughData, 4, 4, 1, 1, 0, math.NaN(), false, NoVariation},
+		// Interval α of units {2,1},{3,2},{4,3},{5,4}: 1 − 7·8/192 = 0.7083.
+		{"lenient", Tentative, 4, 0, 0, 1, 1, 1 - 7.0*8/192, false, ""},
+		{"unjudged", NotEnoughData, 0, 0, math.NaN(), math.NaN(), math.NaN(), math.NaN(), false, NoPairs},
+	}
+	for _, tt := range tests {
+		r := rows[tt.criterion]
+		if r.Verdict != tt.verdict || r.Why == "" {
+			t.Errorf("%s: verdict %q (%s), want %q", tt.criterion, r.Verdict, r.Why, tt.verdict)
+		}
+		if r.Items != tt.items || r.MultiRated != tt.multi {
+			t.Errorf("%s: items %d multi %d, want %d and %d", tt.criterion, r.Items, r.MultiRated, tt.items, tt.multi)
+		}
+		checkPtr(t, tt.criterion+" exact", r.Exact, tt.exact)
+		checkPtr(t, tt.criterion+" within", r.WithinOne, tt.within)
+		checkPtr(t, tt.criterion+" bias", r.Bias, tt.bias)
+		checkPtr(t, tt.criterion+" judge α", r.JudgeAlpha.Interval.Value, tt.judgeAlpha)
+		if r.JudgeAlpha.Interval.Undefined != tt.judgeAlphaUndefined {
+			t.Errorf("%s: judge α undefined %q, want %q", tt.criterion, r.JudgeAlpha.Interval.Undefined, tt.judgeAlphaUndefined)
+		}
+		if got := r.HumanAlpha.Interval.Value != nil; got != tt.humanAlphaDefined {
+			t.Errorf("%s: human α defined %v, want %v", tt.criterion, got, tt.humanAlphaDefined)
+		}
+	}
+	if s := rows["correct"].Scale; s == nil || *s != (Scale{1, 5}) {
+		t.Errorf("correct: scale %v, want 1–5", s)
+	}
+}
+
+// checkPtr compares an optional number with want (NaN: want nil).
+func checkPtr(t *testing.T, what string, got *float64, want float64) {
+	t.Helper()
+	switch {
+	case math.IsNaN(want) && got != nil:
+		t.Errorf("%s = %v, want none", what, *got)
+	case !math.IsNaN(want) && got == nil:
+		t.Errorf("%s missing, want %v", what, want)
+	case got != nil && math.Abs(*got-want) > 1e-9:
+		t.Errorf("%s = %v, want %v", what, *got, want)
+	}
+}
+
+func TestComputeThresholds(t *testing.T) {
+	t.Parallel()
+	in := Input{
+		Humans:     ratings("h1", "lenient", 1, 2, 3, 4),
+		Judge:      ratings("judge", "lenient", 2, 3, 4, 5),
+		Thresholds: Thresholds{Reliable: 0.7, Tentative: 0.5},
+	}
+	if r := Compute(in).Criteria[0]; r.Verdict != Trustworthy {
+		t.Errorf("α 0.708 with reliable 0.7: verdict %q, want %q", r.Verdict, Trustworthy)
+	}
+	in.Thresholds = Thresholds{Reliable: 0.9, Tentative: 0.8}
+	if r := Compute(in).Criteria[0]; r.Verdict != Disagrees {
+		t.Errorf("α 0.708 with tentative 0.8: verdict %q, want %q", r.Verdict, Disagrees)
+	}
+}

@@ -1,0 +1,210 @@
+package potato
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/evalgate/evalgate/internal/jsonl"
+)
+
+// Annotation is one submitted rubric of Potato's rubric_eval output:
+//
+//	{"trace_id": "…", "annotator": "…", "rubric": {"criteria_ratings": {"correctness": 4, …},
+//	 "overall": 4, "weighted_score": 3.56, "notes": "…"}}
+//
+// A project with several schemes may nest each under its scheme name instead of "rubric";
+// every object holding criteria_ratings is read.
+type Annotation struct {
+	TraceID   string
+	Annotator string
+	// Schemes are the rubric objects by key ("rubric", or a scheme name), in key order.
+	Schemes []*Rubric
+	// Line is the annotation's line in its file (its index + 1 in a JSON array).
+	Line int
+}
+
+// Rubric is one scheme's ratings in an annotation.
+type Rubric struct {
+	Key     string
+	Ratings map[string]float64
+	// Overall and Weighted are nil when absent.
+	Overall  *float64
+	Weighted *float64
+}
+
+// ReadAnnotations reads a Potato annotation file: JSON Lines, one JSON array of objects, or
+// one (pretty-printed) object. Rows without criteria_ratings (other schemes' output, Potato's
+// own state files) are skipped; a rubric row without trace_id or annotator is an error naming
+// the line. Rubric objects are found at the top level of a row or one level down (under
+// label_annotations, say); the ids fall back to instance_id/id and user_id.
+func ReadAnnotations(data []byte, path string) ([]*Annotation, error) {
+	var out []*Annotation
+	add := func(line int, row *map[string]json.RawMessage) error {
+		a, err := parseAnnotation(*row)
+		if err != nil || a == nil {
+			return err
+		}
+		a.Line = line
+		out = append(out, a)
+		return nil
+	}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		var rows []map[string]json.RawMessage
+		if err := json.Unmarshal(t, &rows); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		for i := range rows {
+			if err := add(i+1, &rows[i]); err != nil {
+				return nil, fmt.Errorf("%s: item %d: %w", path, i+1, err)
+			}
+		}
+		return out, nil
+	}
+	var one map[string]json.RawMessage
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' && json.Unmarshal(t, &one) == nil {
+		if err := add(1, &one); err != nil {
+			return nil, fmt.Errorf("%s:1: %w", path, err)
+		}
+		return out, nil
+	}
+	if err := jsonl.Each(data, path, add); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseAnnotation reads one row; nil when it holds no rubric.
+func parseAnnotation(row map[string]json.RawMessage) (*Annotation, error) {
+	a := &Annotation{}
+	var err error
+	if a.Schemes, err = rubrics(row, 2); err != nil || len(a.Schemes) == 0 {
+		return nil, err
+	}
+	a.TraceID = firstString(row, "trace_id", "instance_id", "id")
+	a.Annotator = firstString(row, "annotator", "user_id")
+	switch {
+	case a.TraceID == "":
+		return nil, errors.New(`rubric annotation has no "trace_id"`)
+	case a.Annotator == "":
+		return nil, fmt.Errorf(`rubric annotation of %q has no "annotator"`, a.TraceID)
+	}
+	return a, nil
+}
+
+// rubrics finds the objects holding criteria_ratings in row, depth levels deep, in key order.
+func rubrics(row map[string]json.RawMessage, depth int) ([]*Rubric, error) {
+	keys := make([]string, 0, len(row))
+	for k := range row {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []*Rubric
+	for _, k := range keys {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(row[k], &obj) != nil {
+			continue
+		}
+		if obj["criteria_ratings"] == nil {
+			if depth > 1 {
+				inner, err := rubrics(obj, depth-1)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, inner...)
+			}
+			continue
+		}
+		r, err := parseRubric(k, obj)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// firstString is the first of keys that holds a non-empty string (or a number, as text).
+func firstString(row map[string]json.RawMessage, keys ...string) string {
+	for _, k := range keys {
+		var s string
+		if json.Unmarshal(row[k], &s) == nil && s != "" {
+			return s
+		}
+		var n json.Number
+		if json.Unmarshal(row[k], &n) == nil && n != "" {
+			return n.String()
+		}
+	}
+	return ""
+}
+
+func parseRubric(key string, obj map[string]json.RawMessage) (*Rubric, error) {
+	r := &Rubric{Key: key, Ratings: map[string]float64{}}
+	var ratings map[string]json.RawMessage
+	if err := json.Unmarshal(obj["criteria_ratings"], &ratings); err != nil {
+		return nil, fmt.Errorf("%s.criteria_ratings: want an object of ratings: %w", key, err)
+	}
+	for c, raw := range ratings {
+		v, ok, err := number(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s.criteria_ratings.%s: %w", key, c, err)
+		}
+		if ok {
+			r.Ratings[c] = v
+		}
+	}
+	for field, dst := range map[string]**float64{"overall": &r.Overall, "weighted_score": &r.Weighted} {
+		v, ok, err := number(obj[field])
+		if err != nil {
+			return nil, fmt.Errorf("%s.%s: %w", key, field, err)
+		}
+		if ok {
+			*dst = &v
+		}
+	}
+	return r, nil
+}
+
+// number reads a rating: a JSON number or a numeric string; null or absent is no rating.
+func number(raw json.RawMessage) (float64, bool, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return 0, false, nil
+	}
+	var f float64
+	if json.Unmarshal(raw, &f) == nil {
+		return f, true, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return f, true, nil
+		}
+	}
+	return 0, false, fmt.Errorf("rating %s is not a number", raw)
+}
+
+// WeightedScore is Potato's weighted_score, Σ rating·weight / Σ weight over the rated criteria;
+// false when no rated criterion has weight.
+func WeightedScore(ratings, weights map[string]float64) (float64, bool) {
+	cs := make([]string, 0, len(weights))
+	for c := range weights {
+		cs = append(cs, c)
+	}
+	sort.Strings(cs) // a fixed order keeps the float sum reproducible
+	var num, den float64
+	for _, c := range cs {
+		if r, ok := ratings[c]; ok {
+			num += r * weights[c]
+			den += weights[c]
+		}
+	}
+	if den <= 0 {
+		return 0, false
+	}
+	return num / den, true
+}

@@ -1,0 +1,75 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/calibrate"
+)
+
+func calibrationFixture() *calibrate.Report {
+	in := calibrate.Input{}
+	for i, v := range []float64{1, 2, 3, 4} {
+		item := fmt.Sprintf("t%d", i)
+		in.Humans = append(in.Humans,
+			calibrate.Rating{Item: item, Rater: "a", Criterion: "ok", Value: v},
+			calibrate.Rating{Item: item, Rater: "b", Criterion: "ok", Value: v},
+			calibrate.Rating{Item: item, Rater: "a", Criterion: "evil|<b>@team\x1b[31m", Value: 3})
+		in.Judge = append(in.Judge, calibrate.Rating{Item: item, Criterion: "ok", Value: v})
+	}
+	for i := 0; i < 12; i++ {
+		in.Humans = append(in.Humans, calibrate.Rating{Item: fmt.Sprintf("gone%02d", i), Rater: "a", Criterion: "ok", Value: 1})
+	}
+	return calibrate.Compute(in)
+}
+
+func TestCalibrationRenderers(t *testing.T) {
+	t.Parallel()
+	rep := calibrationFixture()
+	var table bytes.Buffer
+	if err := CalibrationTable(&table, rep); err != nil {
+		t.Fatal(err)
+	}
+	md := CalibrationMarkdown(rep)
+	var js bytes.Buffer
+	if err := WriteCalibrationJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, out string
+		want      []string
+		not       []string
+	}{
+		{"table", table.String(),
+			[]string{"ok ", "1.000", "judge trustworthy", "n/a", "not enough data", "12 annotated items are not in the results", "gone00", "and 2 more"},
+			[]string{"\x1b", "gone11"}},
+		{"markdown", md,
+			[]string{"| ok | 4 (4 multi) | 1.000 |", "evil\\|&lt;b&gt;@&#8203;team", "| n/a |", "- **ok**: judge trustworthy"},
+			[]string{"<b>", "\x1b", "|<b>"}},
+		{"json", js.String(),
+			[]string{`"verdict": "judge trustworthy"`, `"value": null`, `"undefined": "no item has two ratings"`},
+			[]string{"NaN"}},
+	}
+	for _, tt := range tests {
+		for _, w := range tt.want {
+			if !strings.Contains(tt.out, w) {
+				t.Errorf("%s lacks %q:\n%s", tt.name, w, tt.out)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(tt.out, n) {
+				t.Errorf("%s contains %q:\n%s", tt.name, n, tt.out)
+			}
+		}
+	}
+	checkMarkdown(t, md, false)
+	golden(t, "calibration.txt", table.String())
+	golden(t, "calibration.md", md)
+	var back calibrate.Report
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Criteria) != 2 {
+		t.Errorf("JSON does not read back: %v", err)
+	}
+}
