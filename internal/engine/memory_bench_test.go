@@ -57,8 +57,10 @@ func BenchmarkBigDiffs(b *testing.B) {
 	}
 	cfg := engine.Config{
 		Workers: 4,
-		Target:  func(*suite.Suite, *suite.Test) (target.Target, string, error) { return bigDiff{n: diffBytes}, "agent", nil },
-		Grader:  func(*suite.Suite, *suite.Test, *suite.Grader) (grader.Grader, error) { return passGrader{}, nil },
+		Target: func(*suite.Suite, *suite.Test) (target.Target, string, error) {
+			return bigDiff{n: diffBytes}, "agent", nil
+		},
+		Grader: func(*suite.Suite, *suite.Test, *suite.Grader) (grader.Grader, error) { return passGrader{}, nil },
 	}
 	dir := b.TempDir()
 	var peakHeap, peakRSS, resultsBytes float64
