@@ -65,6 +65,9 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test) *re
 		tr.Usage.Add(judgeShare(g.Usage))
 	}
 	rubric.Test(tr, th)
+	// Graders had the whole diff; the result, kept until the reports are written, does not
+	// need it.
+	out.BoundFileChanges(result.MaxFileChangesBytes)
 	return tr
 }
 

@@ -4,7 +4,11 @@
 // publishing posts it. Nothing here computes a score: that is package rubric's job.
 package result
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // SchemaVersion is the version of the results.json schema. Bump it on a breaking change.
 const SchemaVersion = 1
@@ -241,7 +245,10 @@ type Output struct {
 	// Messages is the transcript, when the target reports one.
 	Messages    []Message  `json:"messages,omitempty"`
 	ToolCalls   []ToolCall `json:"tool_calls,omitempty"`
-	FileChanges string     `json:"file_changes,omitempty"` // unified diff of the workspace
+	// FileChanges is the unified diff of the workspace, at most MaxFileChangesBytes of it
+	// (see BoundFileChanges); FileChangesBytes is the whole diff's size when it was cut.
+	FileChanges      string `json:"file_changes,omitempty"`
+	FileChangesBytes int    `json:"file_changes_bytes,omitempty"`
 	Usage       Usage      `json:"usage"`
 	DurationMS  int64      `json:"duration_ms,omitempty"`
 	// Workspace is the directory the agent ran in (when one was used).
@@ -292,4 +299,27 @@ func (u *Usage) Add(u2 Usage) {
 		}
 		u.Judge.Add(*u2.Judge)
 	}
+}
+
+// MaxFileChangesBytes bounds the diff a result keeps. Graders see the whole diff; the result,
+// held for the rest of the run and written to results.json, keeps its first 256 KiB, so a
+// run's memory does not grow with the sum of its diffs.
+const MaxFileChangesBytes = 256 << 10
+
+// BoundFileChanges cuts o.FileChanges to at most limit bytes, at a line break, and ends it with
+// a line saying so; FileChangesBytes records the whole diff's size. A diff within limit is
+// left alone.
+func (o *Output) BoundFileChanges(limit int) {
+	if o == nil || len(o.FileChanges) <= limit {
+		return
+	}
+	n := len(o.FileChanges)
+	note := fmt.Sprintf("\n[evalgate: file_changes cut to fit %d bytes; the whole diff was %d bytes]\n", limit, n)
+	keep := max(limit-len(note), 0)
+	if i := strings.LastIndexByte(o.FileChanges[:keep], '\n'); i >= 0 {
+		keep = i
+	}
+	// The concatenation copies, so the whole diff is released rather than pinned by a substring.
+	o.FileChanges = o.FileChanges[:keep] + note
+	o.FileChangesBytes = n
 }
