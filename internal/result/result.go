@@ -243,14 +243,14 @@ type Output struct {
 	// Answer is the final answer text (the last assistant message).
 	Answer string `json:"answer"`
 	// Messages is the transcript, when the target reports one.
-	Messages    []Message  `json:"messages,omitempty"`
-	ToolCalls   []ToolCall `json:"tool_calls,omitempty"`
+	Messages  []Message  `json:"messages,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// FileChanges is the unified diff of the workspace, at most MaxFileChangesBytes of it
 	// (see BoundFileChanges); FileChangesBytes is the whole diff's size when it was cut.
 	FileChanges      string `json:"file_changes,omitempty"`
 	FileChangesBytes int    `json:"file_changes_bytes,omitempty"`
-	Usage       Usage      `json:"usage"`
-	DurationMS  int64      `json:"duration_ms,omitempty"`
+	Usage            Usage  `json:"usage"`
+	DurationMS       int64  `json:"duration_ms,omitempty"`
 	// Workspace is the directory the agent ran in (when one was used).
 	Workspace string `json:"workspace,omitempty"`
 }
