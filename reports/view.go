@@ -3,6 +3,7 @@ package reports
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -109,6 +110,20 @@ type testView struct {
 	sev   int
 	prio  int // rank in the run-wide priority order (0 = most important)
 	delta *TestDelta
+	// answer is the sanitized, trimmed answer, computed once for every renderer.
+	answer *string
+}
+
+// cleanAnswer is tv's answer sanitized and trimmed ("" without output).
+func (tv *testView) cleanAnswer() string {
+	if tv.answer == nil {
+		a := ""
+		if tv.t.Output != nil {
+			a = strings.TrimSpace(sanitize(tv.t.Output.Answer))
+		}
+		tv.answer = &a
+	}
+	return *tv.answer
 }
 
 func (tv *testView) gated() bool { return len(tv.t.Gates) > 0 }
