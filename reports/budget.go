@@ -28,11 +28,11 @@ const (
 func fit(m *mdRenderer) string {
 	limit := m.cfg.maxBytes
 	p := m.full()
-	if m.size(p) <= limit {
+	if m.mayFit(p, limit) && m.size(p) <= limit {
 		return m.render(p)
 	}
 	p.collapse = true
-	if m.size(p) <= limit {
+	if m.mayFit(p, limit) && m.size(p) <= limit {
 		return m.render(p)
 	}
 	fits := func(q plan) bool { return m.size(q) <= limit }
@@ -49,6 +49,12 @@ func fit(m *mdRenderer) string {
 	}
 	p.crits = 0
 	return hardCut(m.render(p), m.footerAndNote(), limit)
+}
+
+// mayFit is false when p's detail sections or table rows alone exceed limit; it draws them
+// only up to there.
+func (m *mdRenderer) mayFit(p plan, limit int) bool {
+	return m.detailsWithin(p, limit) == p.details && m.rowsWithin(p, limit) == p.rows
 }
 
 // detailsWithin bounds the detail sections worth trying under p: the most important ones whose
