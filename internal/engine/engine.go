@@ -55,6 +55,9 @@ type Config struct {
 	BudgetUSD float64
 	// KeepWorkspaces keeps every test's workspace, not only those of tests that did not pass.
 	KeepWorkspaces bool
+	// KeepDiff, when set, stores the whole diff of a test whose result keeps only the first
+	// result.MaxFileChangesBytes of it, and says where (named in the result); nil drops the rest.
+	KeepDiff func(suite, test, diff string) (string, error)
 }
 
 // Workspace is a prepared scratch directory for one test.

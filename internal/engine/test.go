@@ -67,7 +67,15 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test) *re
 	rubric.Test(tr, th)
 	// Graders had the whole diff; the result, kept until the reports are written, does not
 	// need it.
-	out.BoundFileChanges(result.MaxFileChangesBytes)
+	if len(out.FileChanges) > result.MaxFileChangesBytes {
+		whole := ""
+		if cfg.KeepDiff != nil {
+			if whole, err = cfg.KeepDiff(s.Name, t.ID, out.FileChanges); err != nil {
+				whole = "it could not be kept: " + err.Error()
+			}
+		}
+		out.BoundFileChanges(result.MaxFileChangesBytes, whole)
+	}
 	return tr
 }
 

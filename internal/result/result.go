@@ -307,14 +307,17 @@ func (u *Usage) Add(u2 Usage) {
 const MaxFileChangesBytes = 256 << 10
 
 // BoundFileChanges cuts o.FileChanges to at most limit bytes, at a line break, and ends it with
-// a line saying so; FileChangesBytes records the whole diff's size. A diff within limit is
-// left alone.
-func (o *Output) BoundFileChanges(limit int) {
+// a line saying so, and where the whole diff was kept when whole is not empty;
+// FileChangesBytes records the whole diff's size. A diff within limit is left alone.
+func (o *Output) BoundFileChanges(limit int, whole string) {
 	if o == nil || len(o.FileChanges) <= limit {
 		return
 	}
 	n := len(o.FileChanges)
-	note := fmt.Sprintf("\n[evalgate: file_changes cut to fit %d bytes; the whole diff was %d bytes]\n", limit, n)
+	if whole != "" {
+		whole = ": " + whole
+	}
+	note := fmt.Sprintf("\n[evalgate: file_changes cut to fit %d bytes; the whole diff was %d bytes%s]\n", limit, n, whole)
 	keep := max(limit-len(note), 0)
 	if i := strings.LastIndexByte(o.FileChanges[:keep], '\n'); i >= 0 {
 		keep = i

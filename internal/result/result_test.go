@@ -23,7 +23,7 @@ func TestBoundFileChanges(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			o := &Output{FileChanges: tc.diff}
-			o.BoundFileChanges(tc.limit)
+			o.BoundFileChanges(tc.limit, "diffs/x.diff")
 			if !tc.cut {
 				if o.FileChanges != tc.diff || o.FileChangesBytes != 0 {
 					t.Fatalf("a diff within the limit changed: %d bytes, whole %d", len(o.FileChanges), o.FileChangesBytes)
@@ -34,7 +34,7 @@ func TestBoundFileChanges(t *testing.T) {
 				t.Fatalf("kept %d bytes (limit %d), whole %d (want %d)", len(o.FileChanges), tc.limit, o.FileChangesBytes, len(tc.diff))
 			}
 			kept, note, ok := strings.Cut(o.FileChanges, "\n[evalgate: file_changes cut")
-			if !ok || !strings.Contains(note, "whole diff was") || !strings.HasPrefix(tc.diff, kept) {
+			if !ok || !strings.Contains(note, "bytes: diffs/x.diff]") || !strings.HasPrefix(tc.diff, kept) {
 				t.Fatalf("no note, or the kept part is not the diff's start: %q", o.FileChanges[max(0, len(o.FileChanges)-200):])
 			}
 			if strings.Contains(tc.diff, "\n") && !strings.HasSuffix(kept+"\n", line) {
@@ -43,5 +43,5 @@ func TestBoundFileChanges(t *testing.T) {
 		})
 	}
 	var nilOut *Output
-	nilOut.BoundFileChanges(10) // a test without output has nothing to bound
+	nilOut.BoundFileChanges(10, "") // a test without output has nothing to bound
 }
