@@ -24,7 +24,7 @@ func DiffFiles(dir, root string, scrub *redact.Redactor) func(suite, test, diff 
 		}
 		defer fsys.Close()
 		name := diffName(suite, test)
-		if err := writeAtomic(fsys, name, scrub, func(w io.Writer) error { _, err := io.WriteString(w, diff); return err }); err != nil {
+		if err := writeAtomic(fsys, name, scrub, func(w io.Writer) error { return writeChunks(w, diff) }); err != nil {
 			return "", err
 		}
 		return DirDiffs + "/" + name, nil
@@ -43,4 +43,17 @@ func diffName(suite, test string) string {
 		return '_'
 	}, clip(suite+"--"+test, 80))
 	return fmt.Sprintf("%s-%x.diff", strings.TrimLeft(base, "."), sum[:4])
+}
+
+// writeChunks writes s in pieces, so a scrubbing writer never holds a copy of all of it.
+func writeChunks(w io.Writer, s string) error {
+	const chunk = 64 << 10
+	for len(s) > 0 {
+		n := min(len(s), chunk)
+		if _, err := io.WriteString(w, s[:n]); err != nil {
+			return err
+		}
+		s = s[n:]
+	}
+	return nil
 }

@@ -45,8 +45,8 @@ func (passGrader) Grade(_ context.Context, in *grader.Input) *result.GraderResul
 		Reasoning: fmt.Sprintf("saw %d bytes of changes", len(in.Output.FileChanges))}
 }
 
-// BenchmarkBigDiffs runs 16 tests whose agents each leave a 5 MB diff, at 4 workers, and writes
-// every report, as `evalgate run --out` does. It reports the peak live heap and the process's
+// BenchmarkBigDiffs runs 16 tests whose agents each leave a 5 MB diff, at 4 workers, keeps the
+// whole diffs in the report directory and writes every report, as `evalgate run --out` does. It reports the peak live heap and the process's
 // peak RSS during the run and the report writing, and the size of results.json.
 func BenchmarkBigDiffs(b *testing.B) {
 	const tests, diffBytes = 16, 5 << 20
@@ -63,6 +63,7 @@ func BenchmarkBigDiffs(b *testing.B) {
 		Grader: func(*suite.Suite, *suite.Test, *suite.Grader) (grader.Grader, error) { return passGrader{}, nil },
 	}
 	dir := b.TempDir()
+	cfg.KeepDiff = reports.DiffFiles(dir, "", nil)
 	var peakHeap, peakRSS, resultsBytes float64
 	for b.Loop() {
 		runtime.GC()
