@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/redact"
@@ -61,11 +62,18 @@ func (r *Report) WriteAll(dir string, opts FilesOptions) error {
 		return fmt.Errorf("report dir: %w", err)
 	}
 	defer fsys.Close()
-	var errs []error
+	// The files are independent views of a read-only Report: they are written concurrently.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	errs := map[string]error{}
 	write := func(name string, render func(io.Writer) error) {
-		if err := writeAtomic(fsys, name, opts.Scrub, render); err != nil {
-			errs = append(errs, err)
-		}
+		wg.Go(func() {
+			if err := writeAtomic(fsys, name, opts.Scrub, render); err != nil {
+				mu.Lock()
+				errs[name] = err
+				mu.Unlock()
+			}
+		})
 	}
 	posted := opts.Posted
 	text := func(render func() string) func(io.Writer) error {
@@ -95,7 +103,12 @@ func (r *Report) WriteAll(dir string, opts FilesOptions) error {
 	write(FileResults, func(w io.Writer) error { return WriteResults(w, r.v.run) })
 	write(FileIndex, func(w io.Writer) error { return WriteIndex(w, r.v.run) })
 	write(FileJUnit, func(w io.Writer) error { return WriteJUnit(w, r.v.run, opts.JUnit) })
-	return errors.Join(errs...)
+	wg.Wait()
+	var all []error
+	for _, name := range []string{FileComment, FileSummary, FileCheckRun, FileResults, FileIndex, FileJUnit} {
+		all = append(all, errs[name])
+	}
+	return errors.Join(all...)
 }
 
 // openDir creates dir and returns it as an os.Root. When dir lies inside root, it is created

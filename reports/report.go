@@ -5,7 +5,7 @@ import "github.com/evalgate/evalgate/internal/result"
 // Report is a run prepared once for every renderer: the comment, the step summary, the check
 // run, the terminal table and the report files all draw the same view, which is built (tests
 // flattened, ordered and counted, the baseline matched) only once however many are rendered.
-// A Report is read-only once made; any number of renderers may draw it.
+// A Report is read-only once made; any number of renderers may draw it, concurrently too.
 type Report struct {
 	v *view
 }
