@@ -1,9 +1,11 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/result"
@@ -11,6 +13,31 @@ import (
 
 // Check-run annotations: one mark per finding on the eval file line it comes from. Annotation
 // messages are plain text on GitHub, so text is sanitized and bounded, not Markdown-escaped.
+
+// Importance of an annotation, for TopAnnotations: what fails the gate first.
+const (
+	rankRequired = iota // a failed required criterion or grader, or one that missed its minimum
+	rankFailed          // any other failed criterion or test
+	rankError           // errors: a criterion, grader, test or suite produced no result
+	rankWarning         // borderline results and failed optional criteria of passing tests
+)
+
+// MaxPostedAnnotations is how many annotations the gate posts: what fits in the one request
+// that completes the check run (GitHub takes at most 50 per request). The rest are only in
+// check-run.json, so the check never waits on them.
+const MaxPostedAnnotations = 50
+
+// TopAnnotations returns the n most important annotations (all when there are no more): failed
+// required criteria and graders first, then other failures, then errors, then warnings, each
+// group in run order. anns is not modified.
+func TopAnnotations(anns []Annotation, n int) []Annotation {
+	if len(anns) <= n {
+		return anns
+	}
+	top := slices.Clone(anns)
+	slices.SortStableFunc(top, func(a, b Annotation) int { return cmp.Compare(a.rank, b.rank) })
+	return top[:max(n, 0):max(n, 0)]
+}
 
 // annotations lists the findings worth a mark on the eval file, in run order.
 func annotations(v *view, root string) []Annotation {
@@ -20,7 +47,7 @@ func annotations(v *view, root string) []Annotation {
 			continue
 		}
 		if s.Error != "" {
-			out = appendAnn(out, root, s.Path, 1, LevelFailure, s.Name+": suite could not run", s.Error, "")
+			out = appendAnn(out, root, s.Path, 1, LevelFailure, s.Name+": suite could not run", s.Error, "", rankError)
 		}
 		for _, t := range s.Tests {
 			if t == nil {
@@ -37,7 +64,7 @@ func testAnnotations(out []Annotation, root string, s *result.SuiteResult, t *re
 	testFailed := t.Verdict != result.Pass && t.Verdict != result.Borderline && t.Verdict != result.Skip
 	failed := false
 	for _, r := range flatten(nil, t.Graders, "", countGraders(t.Graders) > 1, 0) {
-		level := ""
+		level, rank := "", rankError
 		switch {
 		case !r.leaf:
 			if r.note != "" { // a grader with criteria: only its own error or gate
@@ -45,11 +72,17 @@ func testAnnotations(out []Annotation, root string, s *result.SuiteResult, t *re
 			}
 		case r.gated, r.verdict == result.Fail, severity(r.verdict, false) == 2:
 			level = LevelFailure
+			if r.gated || r.verdict == result.Fail {
+				rank = rankFailed
+				if r.gated || r.required || r.minScore != nil {
+					rank = rankRequired
+				}
+			}
 			if !testFailed && !r.gated {
-				level = LevelWarning // a failed optional criterion of a test that still passed
+				level, rank = LevelWarning, rankWarning // a failed optional criterion of a test that still passed
 			}
 		case r.verdict == result.Borderline:
-			level = LevelWarning
+			level, rank = LevelWarning, rankWarning
 		}
 		if level == "" {
 			continue
@@ -57,7 +90,7 @@ func testAnnotations(out []Annotation, root string, s *result.SuiteResult, t *re
 		failed = failed || level == LevelFailure
 		line := firstLine(r.line, gLine(r.g), t.Line)
 		title := fmt.Sprintf("%s › %s › %s: %s", s.Name, t.Label(), r.label(), verdictPlain(r.verdict, r.gated))
-		out = appendAnn(out, root, orDefault(r.file, orDefault(r.g.File, file)), line, level, title, rowMessage(&r, t), rowRaw(&r))
+		out = appendAnn(out, root, orDefault(r.file, orDefault(r.g.File, file)), line, level, title, rowMessage(&r, t), rowRaw(&r), rank)
 	}
 	if !failed && testFailed {
 		tv := &testView{t: t}
@@ -68,7 +101,11 @@ func testAnnotations(out []Annotation, root string, s *result.SuiteResult, t *re
 		if n := tv.note(); n != "" {
 			msg += "\n" + n
 		}
-		out = appendAnn(out, root, file, firstLine(t.Line), LevelFailure, s.Name+" › "+t.Label()+": "+verdictWord(t.Verdict), msg, "")
+		rank := rankError
+		if t.Verdict == result.Fail {
+			rank = rankFailed
+		}
+		out = appendAnn(out, root, file, firstLine(t.Line), LevelFailure, s.Name+" › "+t.Label()+": "+verdictWord(t.Verdict), msg, "", rank)
 	}
 	return out
 }
@@ -156,7 +193,7 @@ func rowRaw(r *row) string {
 
 // appendAnn adds an annotation with sanitized, bounded text; without a path there is nothing
 // to annotate.
-func appendAnn(out []Annotation, root, file string, line int, level, title, msg, raw string) []Annotation {
+func appendAnn(out []Annotation, root, file string, line int, level, title, msg, raw string, rank int) []Annotation {
 	p := repoPath(root, file)
 	if p == "" {
 		return out
@@ -166,6 +203,7 @@ func appendAnn(out []Annotation, root, file string, line int, level, title, msg,
 		Title:      truncate(oneLine(title), MaxAnnotationTitleBytes),
 		Message:    truncate(strings.TrimSpace(sanitize(msg)), MaxAnnotationTextBytes),
 		RawDetails: truncate(strings.TrimSpace(sanitize(raw)), MaxAnnotationTextBytes),
+		rank:       rank,
 	})
 }
 

@@ -28,19 +28,19 @@ const (
 func fit(m *mdRenderer) string {
 	limit := m.cfg.maxBytes
 	p := m.full()
-	if s := m.render(p); len(s) <= limit {
-		return s
+	if m.mayFit(p, limit) && m.size(p) <= limit {
+		return m.render(p)
 	}
 	p.collapse = true
-	if s := m.render(p); len(s) <= limit {
-		return s
+	if m.mayFit(p, limit) && m.size(p) <= limit {
+		return m.render(p)
 	}
-	fits := func(q plan) bool { return len(m.render(q)) <= limit }
-	if p.details = largest(p.details, func(k int) bool { q := p; q.details = k; return fits(q) }); p.details >= 0 {
+	fits := func(q plan) bool { return m.size(q) <= limit }
+	if p.details = largest(m.detailsWithin(p, limit), func(k int) bool { q := p; q.details = k; return fits(q) }); p.details >= 0 {
 		return m.render(p)
 	}
 	p.details = 0
-	if p.rows = largest(p.rows, func(k int) bool { q := p; q.rows = k; return fits(q) }); p.rows >= 0 {
+	if p.rows = largest(m.rowsWithin(p, limit), func(k int) bool { q := p; q.rows = k; return fits(q) }); p.rows >= 0 {
 		return m.render(p)
 	}
 	p.rows = 0
@@ -49,6 +49,49 @@ func fit(m *mdRenderer) string {
 	}
 	p.crits = 0
 	return hardCut(m.render(p), m.footerAndNote(), limit)
+}
+
+// mayFit is false when p's detail sections or table rows alone exceed limit; it draws them
+// only up to there.
+func (m *mdRenderer) mayFit(p plan, limit int) bool {
+	return m.detailsWithin(p, limit) == p.details && m.rowsWithin(p, limit) == p.rows
+}
+
+// detailsWithin bounds the detail sections worth trying under p: the most important ones whose
+// sections alone fit limit. More cannot fit, so the search never draws the sections of the
+// thousands of tests a comment has no room for.
+func (m *mdRenderer) detailsWithin(p plan, limit int) int {
+	ranked := make([]*testView, len(m.detailRank))
+	for tv, r := range m.detailRank {
+		ranked[r] = tv
+	}
+	sum := 0
+	for k, tv := range ranked[:min(p.details, len(ranked))] {
+		if p.collapse && tv.foldable() {
+			continue // folded: its section is not drawn
+		}
+		if sum += len(once(m.details, tv, func(b *sink) { m.writeDetails(b, tv) })); sum > limit {
+			return k
+		}
+	}
+	return p.details
+}
+
+// rowsWithin bounds the tests whose table rows are worth trying under p, as detailsWithin does.
+func (m *mdRenderer) rowsWithin(p plan, limit int) int {
+	if !m.cfg.tables {
+		return p.rows
+	}
+	sum := 0
+	for k, tv := range m.v.order[:min(p.rows, len(m.v.order))] {
+		if p.collapse && tv.foldable() {
+			continue
+		}
+		if sum += len(once(m.rows, tv, func(b *sink) { m.writeTestRows(b, tv) })); sum > limit {
+			return k
+		}
+	}
+	return p.rows
 }
 
 // largest returns the largest k in [0, hi] with ok(k), or -1 when none. It binary-searches,

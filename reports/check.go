@@ -124,6 +124,8 @@ type Annotation struct {
 	Title      string `json:"title"`
 	Message    string `json:"message"`
 	RawDetails string `json:"raw_details,omitempty"`
+	// rank orders annotations by importance for TopAnnotations (0 = most important).
+	rank int
 }
 
 // Annotation levels.
@@ -135,15 +137,21 @@ const (
 // CheckRun renders the check run's output: Summary carries the headline, counts, criteria and
 // the per-suite tables; Text carries the details (reasoning, assertions, answers) of the tests
 // that did not pass; both fit MaxBytes. Annotations cover every failed, gated or errored
-// criterion, grader, test and suite, and every borderline criterion, none left out (the
-// publisher sends them 50 per request). Their level is "failure" for gated and errored results
+// criterion, grader, test and suite, and every borderline criterion, none left out (check-run.json
+// keeps them all; the gate posts TopAnnotations). Their level is "failure" for gated and errored results
 // and for failed criteria of failed tests, "warning" for borderline criteria and for failed
 // optional criteria of tests that still passed or were borderline (a red mark on a green check
 // misleads). A failed test none of whose rows earned a failure gets one on its own line. Lines
 // come from the criterion, then its grader, then its test, then 1; a result with no file at all
 // cannot be annotated and appears in Summary only.
 func CheckRun(run *result.Run, opts CheckOptions) CheckOutput {
-	v := newView(run, opts.Baseline)
+	return NewReport(run, opts.Baseline).CheckRun(opts)
+}
+
+// CheckRun renders the check run's output from r's view (see the package-level CheckRun);
+// opts.Baseline is ignored: r was compared when it was made.
+func (r *Report) CheckRun(opts CheckOptions) CheckOutput {
+	v := r.v
 	limit := orLimit(opts.MaxBytes, MaxCheckTextBytes)
 	base := mdConfig{title: opts.Title, runURL: opts.RunURL, reportHint: opts.ReportHint, failOn: opts.FailOn, maxBytes: limit}
 	sum := base

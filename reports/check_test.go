@@ -175,3 +175,54 @@ func TestRepoPath(t *testing.T) {
 		}
 	}
 }
+
+// TestTopAnnotations checks the order the gate posts annotations in: failed required criteria,
+// then other failures, then errors, then warnings, each in run order.
+func TestTopAnnotations(t *testing.T) {
+	t.Parallel()
+	run := bigRun(300)
+	for i, tr := range run.Suites[0].Tests {
+		if tr.Verdict == result.Borderline && i%2 == 0 {
+			tr.Verdict = result.Fail // its failed optional criterion becomes a failure
+		}
+	}
+	anns := CheckRun(run, CheckOptions{}).Annotations
+	rank := func(a Annotation) int {
+		switch {
+		case strings.Contains(a.Title, "· gate"):
+			return 0
+		case a.Level == LevelFailure && strings.HasSuffix(a.Title, ": fail"):
+			return 1
+		case a.Level == LevelFailure:
+			return 2
+		}
+		return 3
+	}
+	seen := map[int]bool{}
+	for _, a := range anns {
+		seen[rank(a)] = true
+	}
+	if len(seen) != 4 || len(anns) <= MaxPostedAnnotations {
+		t.Fatalf("the fixture should have every kind of annotation and more than %d: kinds %v, %d annotations", MaxPostedAnnotations, seen, len(anns))
+	}
+	top := TopAnnotations(anns, MaxPostedAnnotations)
+	if len(top) != MaxPostedAnnotations {
+		t.Fatalf("%d annotations, want %d", len(top), MaxPostedAnnotations)
+	}
+	var want []Annotation
+	for r := range 4 {
+		for _, a := range anns {
+			if rank(a) == r {
+				want = append(want, a)
+			}
+		}
+	}
+	for i := range top {
+		if top[i].Title != want[i].Title || top[i].StartLine != want[i].StartLine {
+			t.Fatalf("annotation %d is %q (line %d), want %q (line %d)", i, top[i].Title, top[i].StartLine, want[i].Title, want[i].StartLine)
+		}
+	}
+	if all := TopAnnotations(anns[:10], MaxPostedAnnotations); len(all) != 10 || all[0].Title != anns[0].Title {
+		t.Errorf("a short list must come back whole and in order")
+	}
+}

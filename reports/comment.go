@@ -35,11 +35,17 @@ type CommentOptions struct {
 // reasoning, failed assertions and answer in <details>, and the rerun hint. It never exceeds
 // MaxBytes: see fit for what goes first when a run is large.
 func Comment(run *result.Run, opts CommentOptions) string {
+	return NewReport(run, opts.Baseline).Comment(opts)
+}
+
+// Comment renders the sticky PR comment from r's view (see the package-level Comment);
+// opts.Baseline is ignored: r was compared when it was made.
+func (r *Report) Comment(opts CommentOptions) string {
 	rerun := opts.RerunCommand
 	if rerun == "" {
 		rerun = DefaultRerunCommand
 	}
-	m := newMarkdown(newView(run, opts.Baseline), mdConfig{
+	m := newMarkdown(r.v, mdConfig{
 		marker:      normalizeMarker(opts.Marker),
 		title:       opts.Title,
 		head:        true,

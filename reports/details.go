@@ -43,13 +43,13 @@ func (m *mdRenderer) hasDetails(tv *testView) bool {
 
 // answer is the answer excerpt shown for tv ("" for passing tests: nobody needs to read it).
 func (m *mdRenderer) answer(tv *testView) string {
-	if m.cfg.answerBytes <= 0 || tv.t.Verdict == result.Pass || tv.t.Output == nil {
+	if m.cfg.answerBytes <= 0 || tv.t.Verdict == result.Pass {
 		return ""
 	}
-	return strings.TrimSpace(sanitize(tv.t.Output.Answer))
+	return tv.cleanAnswer()
 }
 
-func (m *mdRenderer) writeDetails(b *strings.Builder, tv *testView) {
+func (m *mdRenderer) writeDetails(b *sink, tv *testView) {
 	t := tv.t
 	n := m.cfg.reasonBytes
 	fmt.Fprintf(b, "\n<details><summary>%s <code>%s</code> · %s · %s</summary>\n\n",

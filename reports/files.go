@@ -1,14 +1,17 @@
 package reports
 
 import (
-	"bytes"
+	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/redact"
@@ -31,6 +34,9 @@ type FilesOptions struct {
 	Summary SummaryOptions
 	Check   CheckOptions
 	JUnit   JUnitOptions
+	// Posted, when set, is the comment, summary and check run as the caller already rendered
+	// (and posted) them: they are written as they are, not rendered again.
+	Posted *Rendered
 	// Root confines the report directory when it lies inside Root (the checked-out
 	// repository): every directory and file is then opened through os.Root, so a report
 	// directory committed as a symlink cannot send the reports outside the repository.
@@ -41,38 +47,68 @@ type FilesOptions struct {
 
 // WriteAll writes every report of run into dir (created if missing): comment.md, summary.md,
 // check-run.json (CheckOutput as JSON: the Checks API output object plus the conclusion),
-// results.json, index.jsonl and junit.xml. Each file is written to a temporary file and
-// renamed, so a reader never sees half a report. A file that fails does not stop the others;
-// the errors are joined.
+// results.json, index.jsonl and junit.xml. Each file is streamed to a temporary file and
+// renamed, so a reader never sees half a report and no report is held whole in memory. A file
+// that fails does not stop the others; the errors are joined. The run is compared with the
+// first Baseline the options set.
 func WriteAll(dir string, run *result.Run, opts FilesOptions) error {
+	return NewReport(run, cmp.Or(opts.Comment.Baseline, opts.Summary.Baseline, opts.Check.Baseline)).WriteAll(dir, opts)
+}
+
+// WriteAll writes every report of r into dir, as the package-level WriteAll does.
+func (r *Report) WriteAll(dir string, opts FilesOptions) error {
 	fsys, err := openDir(dir, opts.Root)
 	if err != nil {
 		return fmt.Errorf("report dir: %w", err)
 	}
 	defer fsys.Close()
-	var errs []error
-	write := func(name string, render func(*bytes.Buffer) error) {
-		var buf bytes.Buffer
-		if err := render(&buf); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
-			return
-		}
-		if err := writeAtomic(fsys, name, opts.Scrub.Bytes(buf.Bytes())); err != nil {
-			errs = append(errs, err)
-		}
+	// The files are independent views of a read-only Report: they are written concurrently.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	errs := map[string]error{}
+	write := func(name string, render func(io.Writer) error) {
+		wg.Go(func() {
+			if err := writeAtomic(fsys, name, opts.Scrub, render); err != nil {
+				mu.Lock()
+				errs[name] = err
+				mu.Unlock()
+			}
+		})
 	}
-	write(FileComment, func(b *bytes.Buffer) error { _, err := b.WriteString(Comment(run, opts.Comment)); return err })
-	write(FileSummary, func(b *bytes.Buffer) error { _, err := b.WriteString(StepSummary(run, opts.Summary)); return err })
-	write(FileCheckRun, func(b *bytes.Buffer) error {
-		enc := json.NewEncoder(b)
+	posted := opts.Posted
+	text := func(render func() string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, render()); return err }
+	}
+	write(FileComment, text(func() string {
+		if posted != nil {
+			return posted.Comment
+		}
+		return r.Comment(opts.Comment)
+	}))
+	write(FileSummary, text(func() string {
+		if posted != nil {
+			return posted.Summary
+		}
+		return r.StepSummary(opts.Summary)
+	}))
+	write(FileCheckRun, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		return enc.Encode(CheckRun(run, opts.Check))
+		if posted != nil {
+			return enc.Encode(posted.Check)
+		}
+		return enc.Encode(r.CheckRun(opts.Check))
 	})
-	write(FileResults, func(b *bytes.Buffer) error { return WriteResults(b, run) })
-	write(FileIndex, func(b *bytes.Buffer) error { return WriteIndex(b, run) })
-	write(FileJUnit, func(b *bytes.Buffer) error { return WriteJUnit(b, run, opts.JUnit) })
-	return errors.Join(errs...)
+	write(FileResults, func(w io.Writer) error { return WriteResults(w, r.v.run) })
+	write(FileIndex, func(w io.Writer) error { return WriteIndex(w, r.v.run) })
+	write(FileJUnit, func(w io.Writer) error { return WriteJUnit(w, r.v.run, opts.JUnit) })
+	wg.Wait()
+	var all []error
+	for _, name := range []string{FileComment, FileSummary, FileCheckRun, FileResults, FileIndex, FileJUnit} {
+		all = append(all, errs[name])
+	}
+	return errors.Join(all...)
 }
 
 // openDir creates dir and returns it as an os.Root. When dir lies inside root, it is created
@@ -104,8 +140,9 @@ func openDir(dir, root string) (*os.Root, error) {
 	return os.OpenRoot(abs)
 }
 
-// writeAtomic writes data to name in dir through a temporary file and a rename.
-func writeAtomic(dir *os.Root, name string, data []byte) (err error) {
+// writeAtomic streams what render writes, scrubbed, into name in dir through a temporary
+// file and a rename.
+func writeAtomic(dir *os.Root, name string, scrub *redact.Redactor, render func(io.Writer) error) (err error) {
 	path := filepath.Join(dir.Name(), name)
 	tmp := "." + name + ".tmp-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -114,15 +151,23 @@ func writeAtomic(dir *os.Root, name string, data []byte) (err error) {
 	}
 	defer func() {
 		if err != nil {
+			_ = f.Close()
 			_ = dir.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
-		_ = f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+	// Buffered before the scrubber, so it scans large chunks rather than every small write.
+	sw := scrub.Writer(f)
+	bw := bufio.NewWriterSize(sw, 64<<10)
+	if err = render(bw); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	if err = f.Chmod(0o644); err != nil {
-		_ = f.Close()
+	if err = bw.Flush(); err == nil {
+		err = sw.Close()
+	}
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = f.Close(); err != nil {

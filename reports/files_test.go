@@ -72,3 +72,30 @@ func TestWriteAllScrubs(t *testing.T) {
 		}
 	}
 }
+
+func TestDiffFiles(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir := filepath.Join(root, "report")
+	scrub := redact.New()
+	scrub.Add("sk-secret-value-1234")
+	keep := DiffFiles(dir, root, scrub)
+	a, err := keep("suite/../x", "id with spaces\n", "+token sk-secret-value-1234\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := keep("suite/../x", "id with spaces\r", "+other\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a == b || !strings.HasPrefix(a, DirDiffs+"/") || strings.ContainsAny(strings.TrimPrefix(a, DirDiffs+"/"), "/ \n\r") {
+		t.Fatalf("diff paths %q and %q: want distinct plain names under %s/", a, b, DirDiffs)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(got), "sk-secret") || !strings.HasPrefix(string(got), "+token ") {
+		t.Fatalf("diff file not scrubbed or not the diff: %q", got)
+	}
+}

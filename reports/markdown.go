@@ -42,18 +42,55 @@ type omitted struct{ collapsed, details, rows, crits int }
 
 func (o omitted) any() bool { return o.collapsed+o.details+o.rows+o.crits > 0 }
 
-// mdRenderer draws one view under one config.
+// mdRenderer draws one view under one config. The budget search tries many plans; the parts
+// no plan changes (the head, each test's table rows and details) are drawn once and reused.
 type mdRenderer struct {
 	v          *view
 	cfg        mdConfig
 	detailRank map[*testView]int
+	head       *string
+	rows       map[*testView]string
+	details    map[*testView]string
+}
+
+// sink is where a render goes: a builder, or nothing while the budget search only measures.
+type sink struct {
+	b *strings.Builder // nil: count only
+	n int
+}
+
+func (s *sink) WriteString(x string) (int, error) {
+	s.n += len(x)
+	if s.b != nil {
+		s.b.WriteString(x)
+	}
+	return len(x), nil
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	s.n += len(p)
+	if s.b != nil {
+		s.b.Write(p)
+	}
+	return len(p), nil
+}
+
+// once returns what draw writes for tv, drawing it the first time only.
+func once(cache map[*testView]string, tv *testView, draw func(*sink)) string {
+	if s, ok := cache[tv]; ok {
+		return s
+	}
+	var b strings.Builder
+	draw(&sink{b: &b})
+	cache[tv] = b.String()
+	return cache[tv]
 }
 
 func newMarkdown(v *view, cfg mdConfig) *mdRenderer {
 	if cfg.title == "" {
 		cfg.title = "evalgate"
 	}
-	m := &mdRenderer{v: v, cfg: cfg, detailRank: map[*testView]int{}}
+	m := &mdRenderer{v: v, cfg: cfg, detailRank: map[*testView]int{}, rows: map[*testView]string{}, details: map[*testView]string{}}
 	if cfg.details {
 		for _, tv := range v.order {
 			if m.hasDetails(tv) {
@@ -69,20 +106,39 @@ func (m *mdRenderer) full() plan {
 	return plan{details: len(m.detailRank), rows: len(m.v.order), crits: len(m.v.crits)}
 }
 
+// render draws the report under plan p.
 func (m *mdRenderer) render(p plan) string {
 	var b strings.Builder
+	m.write(&sink{b: &b}, p)
+	return b.String()
+}
+
+// size is the length of render(p), measured without building it.
+func (m *mdRenderer) size(p plan) int {
+	s := &sink{}
+	m.write(s, p)
+	return s.n
+}
+
+func (m *mdRenderer) write(b *sink, p plan) {
 	var om omitted
 	if m.cfg.marker != "" {
 		b.WriteString(m.cfg.marker + "\n")
 	}
 	if m.cfg.head {
-		m.writeHead(&b)
+		if m.head == nil {
+			var hb strings.Builder
+			m.writeHead(&sink{b: &hb})
+			h := hb.String()
+			m.head = &h
+		}
+		b.WriteString(*m.head)
 	}
 	if m.cfg.crits {
-		m.writeCrits(&b, p, &om)
+		m.writeCrits(b, p, &om)
 	}
 	for _, sv := range m.v.suites {
-		m.writeSuite(&b, sv, p, &om)
+		m.writeSuite(b, sv, p, &om)
 	}
 	if om.any() {
 		b.WriteString("\n" + m.trimNote(om) + "\n")
@@ -90,7 +146,6 @@ func (m *mdRenderer) render(p plan) string {
 	if m.cfg.footer {
 		b.WriteString(m.footer())
 	}
-	return b.String()
 }
 
 // phrase says in a few plain words how the run went ("2 failed, 1 errored of 7 tests").
@@ -128,7 +183,7 @@ func (m *mdRenderer) headline() string {
 	return emoji(m.v.tally.verdict()) + " " + mdText(clip(m.cfg.title, 100)) + ": " + phrase(m.v.tally)
 }
 
-func (m *mdRenderer) writeHead(b *strings.Builder) {
+func (m *mdRenderer) writeHead(b *sink) {
 	t, run := m.v.tally, m.v.run
 	fmt.Fprintf(b, "## %s\n\n", m.headline())
 	th := run.Thresholds.Pass
@@ -185,7 +240,7 @@ func (m *mdRenderer) writeHead(b *strings.Builder) {
 // maxListedRegressions bounds the regression list under the comparison line.
 const maxListedRegressions = 10
 
-func (m *mdRenderer) writeComparison(b *strings.Builder) {
+func (m *mdRenderer) writeComparison(b *sink) {
 	c := m.v.cmp
 	base := "base"
 	if c.BaseSHA != "" {
@@ -244,7 +299,7 @@ func deltaParen(d *float64) string {
 	return " (" + signed(*d) + ")"
 }
 
-func (m *mdRenderer) writeCrits(b *strings.Builder, p plan, om *omitted) {
+func (m *mdRenderer) writeCrits(b *sink, p plan, om *omitted) {
 	if len(m.v.crits) == 0 {
 		return
 	}

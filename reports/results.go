@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,22 +37,116 @@ func ReadResults(r io.Reader) (*result.Run, error) {
 }
 
 // WriteResults writes run as indented JSON (results.json), stamping the current schema version
-// when the run has none so that ReadResults accepts it.
+// when the run has none so that ReadResults accepts it. It streams: each test is encoded on
+// its own and written at once, so a run is never held in memory twice, and the bytes are those
+// of an indenting json.Encoder given the whole run.
 func WriteResults(w io.Writer, run *result.Run) error {
 	if run == nil {
 		run = &result.Run{}
 	}
-	if run.SchemaVersion == 0 {
-		cp := *run
-		cp.SchemaVersion = result.SchemaVersion
-		run = &cp
+	top := *run
+	if top.SchemaVersion == 0 {
+		top.SchemaVersion = result.SchemaVersion
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	js := &jsonStream{w: &errWriter{w: w}}
+	js.enc = json.NewEncoder(&js.buf)
 	// Results are read by people and tools, not browsers: keep "<", ">" and "&" readable.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(run); err != nil {
+	js.enc.SetEscapeHTML(false)
+	suites := top.Suites
+	top.Suites = nil
+	err := js.splice(top, "", `"suites": null`, suites == nil, len(suites), func(i int) error {
+		s := suites[i]
+		if s == nil {
+			return js.raw("null")
+		}
+		one := *s
+		tests := one.Tests
+		one.Tests = nil
+		return js.splice(one, "    ", `"tests": null`, tests == nil, len(tests), func(j int) error {
+			return js.value(tests[j], "        ")
+		})
+	})
+	if err == nil {
+		err = js.raw("\n")
+	}
+	if err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
 	return nil
+}
+
+// jsonStream writes one JSON document piece by piece, indented by two spaces.
+type jsonStream struct {
+	w   *errWriter
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// encode renders v alone, at an indentation of prefix.
+func (js *jsonStream) encode(v any, prefix string) ([]byte, error) {
+	js.buf.Reset()
+	js.enc.SetIndent(prefix, "  ")
+	if err := js.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(js.buf.Bytes(), []byte("\n")), nil
+}
+
+func (js *jsonStream) value(v any, prefix string) error {
+	b, err := js.encode(v, prefix)
+	if err != nil {
+		return err
+	}
+	_, _ = js.w.Write(b)
+	return js.w.err
+}
+
+func (js *jsonStream) raw(s string) error {
+	_, _ = io.WriteString(js.w, s)
+	return js.w.err
+}
+
+// splice writes v, whose list field was emptied and so encodes as hole, with the list's n
+// elements streamed in its place by elem, as if v had been encoded with them. The hole is the
+// field's first occurrence: field names precede it and quotes inside strings are escaped, so
+// nothing else can match. A nil list stays null.
+func (js *jsonStream) splice(v any, prefix, hole string, isNil bool, n int, elem func(int) error) error {
+	b, err := js.encode(v, prefix)
+	if err != nil {
+		return err
+	}
+	i := bytes.Index(b, []byte(hole))
+	if i < 0 {
+		return fmt.Errorf("encoding lost %s", hole)
+	}
+	// The encoder's buffer is reused by the elements: keep the tail.
+	tail := string(b[i+len(hole):])
+	_, _ = js.w.Write(b[:i+len(hole)-len("null")])
+	inner := prefix + "    "
+	switch {
+	case isNil:
+		err = js.raw("null")
+	case n == 0:
+		err = js.raw("[]")
+	default:
+		err = js.raw("[")
+		for k := 0; k < n && err == nil; k++ {
+			if k > 0 {
+				err = js.raw(",")
+			}
+			if err == nil {
+				err = js.raw("\n" + inner)
+			}
+			if err == nil {
+				err = elem(k)
+			}
+		}
+		if err == nil {
+			err = js.raw("\n" + prefix + "  ]")
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return js.raw(tail)
 }

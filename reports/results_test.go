@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -86,5 +87,38 @@ func TestReadResultsErrors(t *testing.T) {
 	run, err := ReadResults(strings.NewReader(`{"schema_version": 1, "suites": [], "added_later": {"x": 1}}`))
 	if err != nil || run.SchemaVersion != 1 {
 		t.Errorf("unknown fields must be ignored: %v", err)
+	}
+}
+
+// TestResultsStreamedAsEncoded checks that the streamed results.json is byte for byte what an
+// indenting encoder writes for the whole run, for every shape a list can take.
+func TestResultsStreamedAsEncoded(t *testing.T) {
+	t.Parallel()
+	withEdges := bigRun(20)
+	withEdges.Suites = append(withEdges.Suites, nil, &result.SuiteResult{Name: `"tests": null`, Tests: []*result.TestResult{}},
+		&result.SuiteResult{Name: "no tests", Error: `"suites": null <&>`})
+	withEdges.Suites[0].Tests = append(withEdges.Suites[0].Tests, nil)
+	cases := map[string]*result.Run{
+		"mixed": loadRun(t, "mixed"), "hostile": loadRun(t, "hostile"), "edges": withEdges,
+		"nil suites": {SchemaVersion: 1}, "empty suites": {SchemaVersion: 1, Suites: []*result.SuiteResult{}},
+	}
+	for name, run := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(run); err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := WriteResults(&got, run); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want.String(), got.String()); diff != "" {
+				t.Errorf("streamed results.json differs (-encoder +streamed):\n%s", diff)
+			}
+		})
 	}
 }

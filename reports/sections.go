@@ -14,7 +14,7 @@ import (
 // noteBytes bounds a Note cell; the full text is in the details and the other reports.
 const noteBytes = 100
 
-func (m *mdRenderer) writeSuite(b *strings.Builder, sv *suiteView, p plan, om *omitted) {
+func (m *mdRenderer) writeSuite(b *sink, sv *suiteView, p plan, om *omitted) {
 	var shown []*testView
 	collapsed, dropped := 0, tally{}
 	for _, tv := range sv.tests {
@@ -68,11 +68,11 @@ func (m *mdRenderer) writeSuite(b *strings.Builder, sv *suiteView, p plan, om *o
 		}
 	}
 	for _, tv := range details {
-		m.writeDetails(b, tv)
+		b.WriteString(once(m.details, tv, func(b *sink) { m.writeDetails(b, tv) }))
 	}
 }
 
-func (m *mdRenderer) writeSuiteMeta(b *strings.Builder, sv *suiteView) {
+func (m *mdRenderer) writeSuiteMeta(b *sink, sv *suiteView) {
 	s := sv.s
 	var meta []string
 	if s.Path != "" {
@@ -108,7 +108,7 @@ func countsText(t tally) string {
 	return strings.Join(parts, ", ")
 }
 
-func (m *mdRenderer) writeTable(b *strings.Builder, tests []*testView) {
+func (m *mdRenderer) writeTable(b *sink, tests []*testView) {
 	cmpCol := m.v.cmp != nil
 	if cmpCol {
 		b.WriteString("\n| Test | Criterion | Weight | Req | Score | Δ | Verdict | Note |\n|---|---|--:|:-:|--:|--:|---|---|\n")
@@ -116,40 +116,46 @@ func (m *mdRenderer) writeTable(b *strings.Builder, tests []*testView) {
 		b.WriteString("\n| Test | Criterion | Weight | Req | Score | Verdict | Note |\n|---|---|--:|:-:|--:|---|---|\n")
 	}
 	for _, tv := range tests {
-		t := tv.t
+		b.WriteString(once(m.rows, tv, func(b *sink) { m.writeTestRows(b, tv) }))
+	}
+}
+
+// writeTestRows writes tv's rows of its suite's table: the overall row, then one per row.
+func (m *mdRenderer) writeTestRows(b *sink, tv *testView) {
+	cmpCol := m.v.cmp != nil
+	t := tv.t
+	sc := "—"
+	if isScored(t.Verdict) {
+		sc = "**" + score(t.Score) + "**"
+	}
+	fmt.Fprintf(b, "| %s | *overall* | | | %s |", codeSpan(clip(t.Label(), 120), true), sc)
+	if cmpCol {
+		b.WriteString(" " + testDeltaCell(tv.delta) + " |")
+	}
+	fmt.Fprintf(b, " %s | %s |\n", verdictCell(t.Verdict, tv.gated()), mdText(clip(tv.note(), noteBytes)))
+	for i := range tv.rows {
+		r := &tv.rows[i]
 		sc := "—"
-		if isScored(t.Verdict) {
-			sc = "**" + score(t.Score) + "**"
+		if r.scored() {
+			sc = score(r.score)
 		}
-		fmt.Fprintf(b, "| %s | *overall* | | | %s |", codeSpan(clip(t.Label(), 120), true), sc)
+		fmt.Fprintf(b, "| | %s | %s | %s | %s |", rowLabel(r), weight(r.weight), reqCell(r), sc)
 		if cmpCol {
-			b.WriteString(" " + testDeltaCell(tv.delta) + " |")
+			var cd *CriterionDelta
+			if r.leaf {
+				cd = tv.delta.Criterion(r.path, r.crit)
+			}
+			b.WriteString(" " + critDeltaCell(tv.delta, cd) + " |")
 		}
-		fmt.Fprintf(b, " %s | %s |\n", verdictCell(t.Verdict, tv.gated()), mdText(clip(tv.note(), noteBytes)))
-		for i := range tv.rows {
-			r := &tv.rows[i]
-			sc := "—"
-			if r.scored() {
-				sc = score(r.score)
+		fmt.Fprintf(b, " %s | %s |\n", verdictCell(r.verdict, r.gated), mdText(clip(r.note, noteBytes)))
+	}
+	if cmpCol && tv.delta != nil {
+		for _, cd := range tv.delta.Criteria {
+			if cd == nil || cd.Change != Removed {
+				continue
 			}
-			fmt.Fprintf(b, "| | %s | %s | %s | %s |", rowLabel(r), weight(r.weight), reqCell(r), sc)
-			if cmpCol {
-				var cd *CriterionDelta
-				if r.leaf {
-					cd = tv.delta.Criterion(r.path, r.crit)
-				}
-				b.WriteString(" " + critDeltaCell(tv.delta, cd) + " |")
-			}
-			fmt.Fprintf(b, " %s | %s |\n", verdictCell(r.verdict, r.gated), mdText(clip(r.note, noteBytes)))
-		}
-		if cmpCol && tv.delta != nil {
-			for _, cd := range tv.delta.Criteria {
-				if cd == nil || cd.Change != Removed {
-					continue
-				}
-				r := row{path: cd.Grader, crit: cd.Criterion, isCrit: cd.Criterion != ""}
-				fmt.Fprintf(b, "| | %s | | | — | ➖ | ➖ removed | was %s |\n", rowLabel(&r), scoreOrDash(cd.Base, cd.BaseScore))
-			}
+			r := row{path: cd.Grader, crit: cd.Criterion, isCrit: cd.Criterion != ""}
+			fmt.Fprintf(b, "| | %s | | | — | ➖ | ➖ removed | was %s |\n", rowLabel(&r), scoreOrDash(cd.Base, cd.BaseScore))
 		}
 	}
 }
@@ -218,7 +224,7 @@ func deltaCell(ch Change, d *float64) string {
 	return val
 }
 
-func (m *mdRenderer) writeRemoved(b *strings.Builder, removed []*TestDelta) {
+func (m *mdRenderer) writeRemoved(b *sink, removed []*TestDelta) {
 	var names []string
 	for i, d := range removed {
 		if i == maxRemovedListed {

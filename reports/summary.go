@@ -21,7 +21,13 @@ type SummaryOptions struct {
 // StepSummary renders the job's step summary: the comment's tables with a far larger budget,
 // so it is the full report the comment points to (passing tests' reasoning included).
 func StepSummary(run *result.Run, opts SummaryOptions) string {
-	m := newMarkdown(newView(run, opts.Baseline), mdConfig{
+	return NewReport(run, opts.Baseline).StepSummary(opts)
+}
+
+// StepSummary renders the step summary from r's view (see the package-level StepSummary);
+// opts.Baseline is ignored: r was compared when it was made.
+func (r *Report) StepSummary(opts SummaryOptions) string {
+	m := newMarkdown(r.v, mdConfig{
 		title:       opts.Title,
 		head:        true,
 		crits:       true,

@@ -64,7 +64,13 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // model or eval-file text is sanitized: no escape sequence or control character from an agent
 // reaches the terminal.
 func Table(w io.Writer, run *result.Run, opts TableOptions) error {
-	v := newView(run, opts.Baseline)
+	return NewReport(run, opts.Baseline).Table(w, opts)
+}
+
+// Table writes the terminal table from r's view (see the package-level Table); opts.Baseline
+// is ignored: r was compared when it was made.
+func (r *Report) Table(w io.Writer, opts TableOptions) error {
+	v := r.v
 	color := func(v result.Verdict, s string) string {
 		if !opts.Color {
 			return s

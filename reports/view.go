@@ -3,6 +3,8 @@ package reports
 import (
 	"cmp"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -109,6 +111,20 @@ type testView struct {
 	sev   int
 	prio  int // rank in the run-wide priority order (0 = most important)
 	delta *TestDelta
+	// answer is the sanitized, trimmed answer, computed once for every renderer (which may
+	// draw concurrently).
+	answer     string
+	answerOnce sync.Once
+}
+
+// cleanAnswer is tv's answer sanitized and trimmed ("" without output).
+func (tv *testView) cleanAnswer() string {
+	tv.answerOnce.Do(func() {
+		if tv.t.Output != nil {
+			tv.answer = strings.TrimSpace(sanitize(tv.t.Output.Answer))
+		}
+	})
+	return tv.answer
 }
 
 func (tv *testView) gated() bool { return len(tv.t.Gates) > 0 }

@@ -334,11 +334,24 @@ func TestActionAnnotationsInBatches(t *testing.T) {
 	if code, log := r.run(); code != 1 {
 		t.Fatalf("exit %d\n%s", code, log)
 	}
+	// The gate is completed in one request carrying the 50 most important annotations; all
+	// 120 are in check-run.json, and the check run's text says so.
 	runs := srv.CheckRuns()
-	if len(runs) != 1 || fmt.Sprint(runs[0].Batches) != "[50 50 20]" {
-		t.Fatalf("annotation batches %v, want [50 50 20]", runs[0].Batches)
+	if len(runs) != 1 || fmt.Sprint(runs[0].Batches) != "[50]" || srv.Count(githubtest.UpdateCheck) != 1 {
+		t.Fatalf("annotation batches %v in %d updates, want [50] in the one that completes the check", runs[0].Batches, srv.Count(githubtest.UpdateCheck))
 	}
 	if line, _ := runs[0].Annotations[0]["start_line"].(float64); line != 10 {
 		t.Fatalf("first annotation on line %v, want the criterion's line 10", line)
+	}
+	if !strings.Contains(runs[0].Text, "the 50 most important of 120") {
+		t.Fatalf("the check run does not say annotations were left out: %.300s", runs[0].Text)
+	}
+	raw, err := os.ReadFile(filepath.Join(r.env["INPUT_REPORT_DIR"], "check-run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct{ Annotations []map[string]any }
+	if err := json.Unmarshal(raw, &file); err != nil || len(file.Annotations) != 120 {
+		t.Fatalf("check-run.json: %d annotations (%v), want all 120", len(file.Annotations), err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/reports"
 )
 
 // actionOptions are the flags of `evalgate action`; the inputs come from INPUT_* variables.
@@ -149,9 +150,13 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 			return nil, err
 		}
 		printStart(e.stderr, suites, in.Workers, plan)
+		reportDir := in.ReportDir
+		if !filepath.IsAbs(reportDir) {
+			reportDir = filepath.Join(root, reportDir)
+		}
 		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
-			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs,
-			SingleTarget: w.targetFlag != ""})
+			KeepDiff: reports.DiffFiles(reportDir, root, scrub), SingleTarget: w.targetFlag != "",
+			Target:   w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
 	}
 	if code := action.Run(ctx, in, d); code != 0 {
 		return &exitError{code: code}

@@ -16,14 +16,15 @@ func report(e env, o *runOptions, root string, run *result.Run, failOn reports.F
 	if err != nil {
 		return nil, err
 	}
+	// One view of the run feeds the table and every report file.
+	rep := reports.NewReport(run, cmp)
 	// Credentials an agent echoed stay out of CI logs and report files here too.
 	out := scrub.Writer(e.stdout)
 	if o.format == "json" {
 		err = reports.WriteResults(out, run)
 	} else {
 		width, isTerm := terminal(e)
-		err = reports.Table(out, run, reports.TableOptions{FailOn: failOn, Baseline: cmp, Width: width,
-			Color: isTerm && e.getenv("NO_COLOR") == ""})
+		err = rep.Table(out, reports.TableOptions{FailOn: failOn, Width: width, Color: isTerm && e.getenv("NO_COLOR") == ""})
 	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -35,14 +36,14 @@ func report(e env, o *runOptions, root string, run *result.Run, failOn reports.F
 		return cmp, nil
 	}
 	opts := reports.FilesOptions{
-		Comment: reports.CommentOptions{FailOn: failOn, Baseline: cmp},
-		Summary: reports.SummaryOptions{FailOn: failOn, Baseline: cmp},
-		Check:   reports.CheckOptions{FailOn: failOn, Baseline: cmp, RepoRoot: root},
+		Comment: reports.CommentOptions{FailOn: failOn},
+		Summary: reports.SummaryOptions{FailOn: failOn},
+		Check:   reports.CheckOptions{FailOn: failOn, RepoRoot: root},
 		JUnit:   reports.JUnitOptions{FailOn: failOn},
 		Root:    root,
 		Scrub:   scrub,
 	}
-	if err := reports.WriteAll(o.out, run, opts); err != nil {
+	if err := rep.WriteAll(o.out, opts); err != nil {
 		return nil, fmt.Errorf("write reports to %s: %w", o.out, err)
 	}
 	return cmp, nil

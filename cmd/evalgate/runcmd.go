@@ -144,7 +144,12 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		return err
 	}
 	printStart(e.stderr, suites, o.workers, plan)
+	var keepDiff func(suite, test, diff string) (string, error)
+	if o.out != "" {
+		keepDiff = reports.DiffFiles(o.out, root, scrub)
+	}
 	run, runErr := engine.Run(ctx, suites, engine.Config{
+		KeepDiff:       keepDiff,
 		BudgetUSD:      o.llm.budgetUSD,
 		KeepWorkspaces: o.keepWS,
 		Workers:        o.workers,

@@ -61,63 +61,65 @@ func (pub *publisher) abort(ctx context.Context, cause, interrupted error) {
 	if interrupted != nil {
 		conclusion, title, msg = "cancelled", "Cancelled", fmt.Sprintf("The run was cancelled (%v) before any result: %v", interrupted, cause)
 	}
-	if err := pub.d.GitHub.CompleteCheckRun(ctx, pub.d.Event.Owner, pub.d.Event.Repo, pub.checkID, pub.in.CheckName, conclusion, title, msg, ""); err != nil {
+	if err := pub.d.GitHub.CompleteCheckRun(ctx, pub.d.Event.Owner, pub.d.Event.Repo, pub.checkID, pub.in.CheckName, conclusion, title, msg, "", nil); err != nil {
 		pub.d.logf("evalgate: complete check run: %v", err)
 	}
 }
 
 // publish renders and posts a finished (or, with cancelled set, interrupted) run; it returns
-// the exit code of the gate.
+// the exit code of the gate. The run is rendered once, from one view: the check run is
+// completed first, then the report files, the job log's table, the comment and the summary
+// are written from what was rendered.
 func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) int {
 	d, in := pub.d, pub.in
 	rerun := in.Command + " rerun"
 	hint := "the job summary and " + in.ReportDir
 	cmp := d.baseline(in, run)
+	rep := reports.NewReport(run, cmp)
 	g := newGate(run, in.FailOn, pub.p, rerun, cancelled, cancelledAt)
 	// Room for the note before the results and the state block after them (plus the flags
-	// conclude may still set in it).
-	reserve := len(g.note) + len(g.block()) + 64
-	check := reports.CheckRun(run, reports.CheckOptions{FailOn: in.FailOn, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, Baseline: cmp, MaxBytes: reports.MaxCheckTextBytes - reserve})
+	// conclude may still set in it), and for the line saying how many annotations were posted.
+	reserve := len(g.note) + len(g.block()) + 64 + maxAnnotationNote
+	check := rep.CheckRun(reports.CheckOptions{FailOn: in.FailOn, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, MaxBytes: reports.MaxCheckTextBytes - reserve})
 	if in.FailOnRegression && cmp != nil && cmp.Regressions() > 0 && check.Conclusion != "failure" {
 		check.Conclusion = "failure"
 		check.Title = fmt.Sprintf("%d regression(s) against the baseline; %s", cmp.Regressions(), check.Title)
 	}
 	g.conclude(&check, rerun)
-	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, FailOn: in.FailOn, Baseline: cmp}
+	posted := postedCheck(check, in.ReportDir, cancelled == nil)
+	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, FailOn: in.FailOn}
 	if g.note != "" {
 		copts.MaxBytes = reports.MaxCommentBytes - len(g.note) - 2
 	}
-	sopts := reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, FailOn: in.FailOn, Baseline: cmp}
-	fopts := reports.FilesOptions{Comment: copts, Summary: sopts, Check: reports.CheckOptions{FailOn: in.FailOn, RepoRoot: d.Root, Baseline: cmp},
-		JUnit: reports.JUnitOptions{FailOn: in.FailOn}, Root: d.Root, Scrub: d.Scrub}
-	if err := reports.WriteAll(d.reportDir(in), run, fopts); err != nil {
+	render := func(copts reports.CommentOptions) string { return withNote(rep.Comment(copts), g.note) }
+	comment := render(copts)
+	if d.GitHub == nil {
+		pub.dryRun(comment, posted)
+	}
+	failed := check.Conclusion != reports.ConclusionSuccess && check.Conclusion != reports.ConclusionNeutral
+	if pub.checkID != 0 {
+		pub.complete(ctx, posted)
+	}
+	summary := rep.StepSummary(reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, FailOn: in.FailOn})
+	if g.note != "" {
+		summary = g.note + "\n\n" + summary
+	}
+	files := &reports.Rendered{Comment: comment, Summary: summary, Check: check}
+	if err := rep.WriteAll(d.reportDir(in), reports.FilesOptions{Posted: files, JUnit: reports.JUnitOptions{FailOn: in.FailOn}, Root: d.Root, Scrub: d.Scrub}); err != nil {
 		d.logf("evalgate: write reports: %v", err)
 	}
 	// The table carries judge reasoning and agent text: between stop-commands markers it
 	// cannot issue workflow commands (::add-mask::, ::error::) into the job log.
 	stopped(d.Log, func(w io.Writer) {
 		sw := d.Scrub.Writer(w)
-		if err := reports.Table(sw, run, reports.TableOptions{FailOn: in.FailOn}); err != nil {
+		if err := rep.Table(sw, reports.TableOptions{FailOn: in.FailOn}); err != nil {
 			fmt.Fprintf(sw, "evalgate: table: %v\n", err)
 		}
 		_ = sw.Close()
 	})
-	render := func(copts reports.CommentOptions) string { return withNote(reports.Comment(run, copts), g.note) }
-	comment := render(copts)
-	if d.GitHub == nil {
-		pub.dryRun(comment, check)
-	}
-	failed := check.Conclusion != reports.ConclusionSuccess && check.Conclusion != reports.ConclusionNeutral
-	if pub.checkID != 0 {
-		pub.complete(ctx, check, cancelled == nil)
-	}
 	commentURL := ""
 	if d.GitHub != nil && pub.p.pr != 0 && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
-		commentURL = pub.comment(ctx, copts, render)
-	}
-	summary := reports.StepSummary(run, sopts)
-	if g.note != "" {
-		summary = g.note + "\n\n" + summary
+		commentURL = pub.comment(ctx, copts, comment, render)
 	}
 	if pub.forbidden {
 		summary = "> evalgate could not post a comment or check run (the token is read-only); the results are here.\n\n" + summary
@@ -137,28 +139,44 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	return exitOK
 }
 
-// complete posts the annotations (not for a cancelled run: the gate comes first while the
-// clock runs) and completes the check run.
-func (pub *publisher) complete(ctx context.Context, check reports.CheckOutput, annotate bool) {
-	d, o, r := pub.d, pub.d.Event.Owner, pub.d.Event.Repo
-	if annotate {
-		anns := make([]github.Annotation, len(check.Annotations))
-		for i, a := range check.Annotations {
-			anns[i] = github.Annotation{Path: a.Path, StartLine: a.StartLine, EndLine: a.EndLine, Level: a.Level, Title: a.Title, Message: a.Message, RawDetails: a.RawDetails}
-		}
-		if err := d.GitHub.AddAnnotations(ctx, o, r, pub.checkID, pub.in.CheckName, check.Title, check.Summary, anns); err != nil {
-			d.logf("evalgate: annotations: %v", err)
-		}
+// maxAnnotationNote bounds the line postedCheck puts before the check run's text.
+const maxAnnotationNote = 300
+
+// postedCheck is the check run as the gate posts it: the most important annotations that fit
+// in the request completing it (none for a cancelled run: the gate comes first while the clock
+// runs), and a line before the text saying where the others are. check itself, with every
+// annotation, goes to check-run.json.
+func postedCheck(check reports.CheckOutput, reportDir string, annotate bool) reports.CheckOutput {
+	all := len(check.Annotations)
+	if !annotate {
+		check.Annotations = nil
+		return check
 	}
-	if err := d.GitHub.CompleteCheckRun(ctx, o, r, pub.checkID, pub.in.CheckName, check.Conclusion, check.Title, check.Summary, check.Text); err != nil {
+	check.Annotations = reports.TopAnnotations(check.Annotations, reports.MaxPostedAnnotations)
+	if n := len(check.Annotations); n < all {
+		note := fmt.Sprintf("> Annotations: the %d most important of %d (failed required criteria first) are marked on the files; all of them are in %s in %s.",
+			n, all, reports.FileCheckRun, code(reportDir))
+		check.Text = github.Truncate(note, maxAnnotationNote) + "\n\n" + check.Text
+	}
+	return check
+}
+
+// complete completes the check run in one request, which carries the posted annotations.
+func (pub *publisher) complete(ctx context.Context, check reports.CheckOutput) {
+	d := pub.d
+	anns := make([]github.Annotation, len(check.Annotations))
+	for i, a := range check.Annotations {
+		anns[i] = github.Annotation{Path: a.Path, StartLine: a.StartLine, EndLine: a.EndLine, Level: a.Level, Title: a.Title, Message: a.Message, RawDetails: a.RawDetails}
+	}
+	if err := d.GitHub.CompleteCheckRun(ctx, d.Event.Owner, d.Event.Repo, pub.checkID, pub.in.CheckName, check.Conclusion, check.Title, check.Summary, check.Text, anns); err != nil {
 		d.logf("evalgate: complete check run: %v", err)
 	}
 }
 
-// comment posts the sticky comment, shortening it when GitHub says it is too long.
-func (pub *publisher) comment(ctx context.Context, copts reports.CommentOptions, render func(reports.CommentOptions) string) string {
+// comment posts the sticky comment, rendering a shorter one when GitHub says it is too long.
+func (pub *publisher) comment(ctx context.Context, copts reports.CommentOptions, body string, render func(reports.CommentOptions) string) string {
 	d := pub.d
-	url, err := d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, render(copts))
+	url, err := d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, body)
 	if errors.Is(err, github.ErrBodyTooLong) {
 		copts.MaxBytes = shortComment
 		url, err = d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, render(copts))
@@ -198,7 +216,7 @@ func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan) {
 		id, _, err := d.GitHub.CreateCheckRun(ctx, d.Event.Owner, d.Event.Repo, in.CheckName, p.sha, d.Event.RunURL(), title, body)
 		if err == nil {
 			state := gateState{Version: 1, Blocking: map[string]suiteGate{}, Ran: []string{}}
-			err = d.GitHub.CompleteCheckRun(ctx, d.Event.Owner, d.Event.Repo, id, in.CheckName, "success", title, body+state.block(), "")
+			err = d.GitHub.CompleteCheckRun(ctx, d.Event.Owner, d.Event.Repo, id, in.CheckName, "success", title, body+state.block(), "", nil)
 		}
 		if err != nil {
 			d.logf("evalgate: check run: %v", err)

@@ -102,6 +102,10 @@ func converse(ctx context.Context, cfg Config, tr *result.TestResult, th result.
 	default:
 		tr.Verdict = rubric.VerdictOf(tr.Score, th)
 	}
+	bound(cfg, req.Suite, t, tr.Output)
+	for _, tu := range tr.Turns {
+		bound(cfg, req.Suite, t, tu.Output)
+	}
 	return tr
 }
 

@@ -58,6 +58,9 @@ type Config struct {
 	// SingleTarget ignores execution.targets matrices: every test runs once, on the target
 	// Target resolves (a --target flag overrides the matrix, as in AgentV).
 	SingleTarget bool
+	// KeepDiff, when set, stores the whole diff of a test whose result keeps only the first
+	// result.MaxFileChangesBytes of it, and says where (named in the result); nil drops the rest.
+	KeepDiff func(suite, test, diff string) (string, error)
 }
 
 // Workspace is a prepared scratch directory for one test.

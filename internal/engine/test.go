@@ -55,7 +55,25 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test) *re
 	in := &grader.Input{Suite: s, Test: t, Question: tr.Input, Output: out, Thresholds: th}
 	tr.Graders = gradeAll(ctx, cfg, in, t.Graders, &tr.Usage)
 	rubric.Test(tr, th)
+	bound(cfg, s, t, out)
 	return tr
+}
+
+// bound cuts a graded output's diff to result.MaxFileChangesBytes: graders had the whole diff;
+// the result, kept until the reports are written, does not need it. cfg.KeepDiff may store the
+// whole diff, and the note says where.
+func bound(cfg Config, s *suite.Suite, t *suite.Test, out *result.Output) {
+	if out == nil || len(out.FileChanges) <= result.MaxFileChangesBytes {
+		return
+	}
+	whole := ""
+	if cfg.KeepDiff != nil {
+		var err error
+		if whole, err = cfg.KeepDiff(s.Name, t.ID, out.FileChanges); err != nil {
+			whole = "it could not be kept: " + err.Error()
+		}
+	}
+	out.BoundFileChanges(result.MaxFileChangesBytes, whole)
 }
 
 // ask runs the target once and adds the workspace diff when the target reported none.

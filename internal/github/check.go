@@ -88,15 +88,22 @@ func (c *Client) AddAnnotations(ctx context.Context, owner, repo string, id int6
 	return nil
 }
 
-// CompleteCheckRun sets the conclusion (success, neutral, failure, …) and the final output.
+// CompleteCheckRun sets the conclusion (success, neutral, failure, …) and the final output in
+// one request, which carries up to MaxAnnotationsPerRequest of anns: the check run is
+// completed before anything else is sent. Annotations past that are appended afterwards
+// (AddAnnotations), so pass at most MaxAnnotationsPerRequest when the gate must not wait.
 //
 // Docs: https://docs.github.com/rest/checks/runs#update-a-check-run
-func (c *Client) CompleteCheckRun(ctx context.Context, owner, repo string, id int64, name, conclusion, title, summary, text string) error {
+func (c *Client) CompleteCheckRun(ctx context.Context, owner, repo string, id int64, name, conclusion, title, summary, text string, anns []Annotation) error {
 	out := &gh.CheckRunOutput{Title: gh.String(c.clean(title, MaxAnnotationTitle)), Summary: gh.String(c.clean(summary, MaxCheckText))}
 	if text != "" {
 		out.Text = gh.String(c.clean(text, MaxCheckText))
 	}
-	return c.write(ctx, "complete check run", func() (*gh.Response, error) {
+	first := anns[:min(len(anns), MaxAnnotationsPerRequest)]
+	for _, a := range first {
+		out.Annotations = append(out.Annotations, c.toGitHub(a))
+	}
+	err := c.write(ctx, "complete check run", func() (*gh.Response, error) {
 		_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, owner, repo, id, gh.UpdateCheckRunOptions{
 			Name:        name,
 			Status:      gh.String("completed"),
@@ -106,6 +113,10 @@ func (c *Client) CompleteCheckRun(ctx context.Context, owner, repo string, id in
 		})
 		return resp, err
 	})
+	if err != nil {
+		return err
+	}
+	return c.AddAnnotations(ctx, owner, repo, id, name, title, summary, anns[len(first):])
 }
 
 func (c *Client) toGitHub(a Annotation) *gh.CheckRunAnnotation {

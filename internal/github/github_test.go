@@ -175,11 +175,18 @@ func TestCheckRunAnnotationsInBatches(t *testing.T) {
 	for i := range anns {
 		anns[i] = Annotation{Path: "evals/a.eval.yaml", StartLine: i + 1, Level: "failure", Title: strings.Repeat("t", 300), Message: "criterion failed"}
 	}
-	if err := c.AddAnnotations(ctx, "acme", "agents", id, "evalgate", "2 failed", "summary", anns); err != nil {
+	if err := c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", "2 failed", strings.Repeat("s", 70000), "text", anns); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", "2 failed", strings.Repeat("s", 70000), "text"); err != nil {
-		t.Fatal(err)
+	// The gate is completed by the first write, with the first 50 annotations; the rest follow.
+	var updates []string
+	for _, r := range srv.Requests() {
+		if r.Route == githubtest.UpdateCheck {
+			updates = append(updates, string(r.Body))
+		}
+	}
+	if len(updates) != 3 || !strings.Contains(updates[0], `"status":"completed"`) || strings.Contains(updates[1], `"status"`) {
+		t.Fatalf("%d updates; the first must complete the check run: %.200s", len(updates), updates)
 	}
 	runs := srv.CheckRuns()
 	if len(runs) != 1 {
@@ -297,7 +304,7 @@ func TestRetryWaitsNotPastTheDeadline(t *testing.T) {
 	srv.Fail(githubtest.UpdateCheck, githubtest.Fault{Status: 429, Headers: map[string]string{"Retry-After": "60"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := c.CompleteCheckRun(ctx, "acme", "agents", 1, "evalgate", "cancelled", "Cancelled", "s", "")
+	err := c.CompleteCheckRun(ctx, "acme", "agents", 1, "evalgate", "cancelled", "Cancelled", "s", "", nil)
 	if err == nil || !strings.Contains(err.Error(), "deadline") {
 		t.Fatalf("err = %v, want a refusal to wait past the deadline", err)
 	}

@@ -33,7 +33,7 @@ func TestScrubEverythingSent(t *testing.T) {
 	if err := c.AddAnnotations(ctx, "acme", "agents", id, "evalgate", leak, leak, []Annotation{{Path: "a.yaml", StartLine: 1, Level: "failure", Title: leak, Message: leak, RawDetails: leak}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", leak, leak, leak); err != nil {
+	if err := c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", leak, leak, leak, []Annotation{{Path: "b.yaml", StartLine: 2, Level: "failure", Title: leak, Message: leak}}); err != nil {
 		t.Fatal(err)
 	}
 	sent, _ := json.Marshal(struct {

@@ -4,7 +4,11 @@
 // publishing posts it. Nothing here computes a score: that is package rubric's job.
 package result
 
-import "time"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // SchemaVersion is the version of the results.json schema. Bump it on a breaking change.
 const SchemaVersion = 1
@@ -282,11 +286,14 @@ type Output struct {
 	// Answer is the final answer text (the last assistant message).
 	Answer string `json:"answer"`
 	// Messages is the transcript, when the target reports one.
-	Messages    []Message  `json:"messages,omitempty"`
-	ToolCalls   []ToolCall `json:"tool_calls,omitempty"`
-	FileChanges string     `json:"file_changes,omitempty"` // unified diff of the workspace
-	Usage       Usage      `json:"usage"`
-	DurationMS  int64      `json:"duration_ms,omitempty"`
+	Messages  []Message  `json:"messages,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// FileChanges is the unified diff of the workspace, at most MaxFileChangesBytes of it
+	// (see BoundFileChanges); FileChangesBytes is the whole diff's size when it was cut.
+	FileChanges      string `json:"file_changes,omitempty"`
+	FileChangesBytes int    `json:"file_changes_bytes,omitempty"`
+	Usage            Usage  `json:"usage"`
+	DurationMS       int64  `json:"duration_ms,omitempty"`
 	// Workspace is the directory the agent ran in (when one was used).
 	Workspace string `json:"workspace,omitempty"`
 	// Dir is where relative file paths in the answer are: the workspace, else the target's
@@ -349,4 +356,30 @@ func (u *Usage) Add(u2 Usage) {
 		}
 		u.Judge.Add(*u2.Judge)
 	}
+}
+
+// MaxFileChangesBytes bounds the diff a result keeps. Graders see the whole diff; the result,
+// held for the rest of the run and written to results.json, keeps its first 256 KiB, so a
+// run's memory does not grow with the sum of its diffs.
+const MaxFileChangesBytes = 256 << 10
+
+// BoundFileChanges cuts o.FileChanges to at most limit bytes, at a line break, and ends it with
+// a line saying so, and where the whole diff was kept when whole is not empty;
+// FileChangesBytes records the whole diff's size. A diff within limit is left alone.
+func (o *Output) BoundFileChanges(limit int, whole string) {
+	if o == nil || len(o.FileChanges) <= limit {
+		return
+	}
+	n := len(o.FileChanges)
+	if whole != "" {
+		whole = ": " + whole
+	}
+	note := fmt.Sprintf("\n[evalgate: file_changes cut to fit %d bytes; the whole diff was %d bytes%s]\n", limit, n, whole)
+	keep := max(limit-len(note), 0)
+	if i := strings.LastIndexByte(o.FileChanges[:keep], '\n'); i >= 0 {
+		keep = i
+	}
+	// The concatenation copies, so the whole diff is released rather than pinned by a substring.
+	o.FileChanges = o.FileChanges[:keep] + note
+	o.FileChangesBytes = n
 }
