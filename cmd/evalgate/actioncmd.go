@@ -156,7 +156,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		}
 		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			KeepDiff: reports.DiffFiles(reportDir, root, scrub), SingleTarget: w.targetFlag != "",
-			Target:   w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
+			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
 	}
 	if code := action.Run(ctx, in, d); code != 0 {
 		return &exitError{code: code}
