@@ -1,11 +1,15 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -109,4 +113,82 @@ func agentvEnv(k string) string {
 		return "openai"
 	}
 	return "set-" + strings.ToLower(k)
+}
+
+// exampleMockTargets answer for every target the run examples name: the agent with a fixed answer,
+// the judge with a freeform verdict every judge grader and aggregator accepts.
+const exampleMockTargets = `targets:
+  - name: llm
+    provider: mock
+    response: "Machine learning lets systems learn from data."
+    grader_target: grader
+  - name: default
+    use_target: llm
+  - name: grader
+    provider: mock
+    response: '{"score": 0.9, "assertions": [{"text": "sound", "passed": true}]}'
+`
+
+// TestAgentVExamplesRun runs a handful of AgentV 4.42.4 examples end to end, as written, with
+// the mock model as agent and judge.
+func TestAgentVExamplesRun(t *testing.T) {
+	t.Parallel()
+	targets := filepath.Join(t.TempDir(), "targets.yaml")
+	if err := os.WriteFile(targets, []byte(exampleMockTargets), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		example string
+		node    bool // the example runs a node script
+		want    map[string]result.Verdict
+	}{
+		{"features/composite/evals/dataset.eval.yaml", true, map[string]result.Verdict{
+			"weighted-average-example": result.Pass, "code-grader-safety-gate": result.Pass,
+			"llm-grader-conflict-resolution": result.Pass, "nested-composite": result.Pass}},
+		{"features/weighted-graders/evals/dataset.eval.yaml", false, map[string]result.Verdict{
+			"weighted-multi-grader": result.Pass, "experimental-grader-disabled": result.Pass, "equal-weights-default": result.Pass}},
+		{"features/input-files-shorthand/evals/dataset.eval.yaml", false, map[string]result.Verdict{
+			"summarize-sales-shorthand": result.Pass, "summarize-sales-explicit": result.Pass, "compare-two-files": result.Pass}},
+		{"features/suite-level-input/evals/dataset.eval.yaml", false, map[string]result.Verdict{
+			"japan-spring": result.Pass, "iceland-northern-lights": result.Pass, "skip-suite-input": result.Pass}},
+		{"features/deterministic-graders/evals/dataset.eval.yaml", false, map[string]result.Verdict{
+			// The mock's answer holds none of what the graders look for.
+			"contains-basic": result.Fail, "regex-email": result.Fail, "is-json-valid": result.Fail, "required-gate": result.Fail}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.example, func(t *testing.T) {
+			t.Parallel()
+			if _, err := exec.LookPath("node"); tt.node && err != nil {
+				t.Skip("needs node")
+			}
+			path := filepath.Join(agentvExamples, "examples", filepath.FromSlash(tt.example))
+			_, stdout, stderr := invoke(t, "run", "--root", agentvExamples, "--targets", targets, "--format", "json", path)
+			var run result.Run
+			if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+				t.Fatalf("stdout is no results.json: %v\nstderr:\n%s", err, stderr)
+			}
+			got := map[string]*result.TestResult{}
+			for _, s := range run.Suites {
+				if s.Error != "" {
+					t.Fatalf("suite %s: %s", s.Path, s.Error)
+				}
+				for _, tr := range s.Tests {
+					got[tr.ID] = tr
+				}
+			}
+			for id, v := range tt.want {
+				if tr := got[id]; tr == nil || tr.Verdict != v {
+					t.Errorf("%s: %+v, want verdict %s", id, tr, v)
+				}
+			}
+			for id, tr := range got {
+				if tr.Verdict == result.Error {
+					t.Errorf("%s: error %s", id, tr.Error)
+				}
+			}
+			if gate := got["code-grader-safety-gate"]; gate != nil && !strings.Contains(stdout, "Safety check passed") {
+				t.Errorf("the upstream safety-gate-aggregator.js did not decide code-grader-safety-gate: %+v", gate)
+			}
+		})
+	}
 }
