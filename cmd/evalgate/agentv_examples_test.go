@@ -68,7 +68,9 @@ var exampleFailures = map[string]struct{ why, want string }{
 // `evalgate validate` does, in an environment where every variable is set.
 func TestAgentVExamplesValidate(t *testing.T) {
 	t.Parallel()
-	d, err := suite.Search([]string{filepath.Join(agentvExamples, "examples")}, nil)
+	// EVAL.yaml is the name AgentV's task bundles and autoresearch give an eval file.
+	patterns := append(slices.Clone(suite.DefaultPatterns), "**/EVAL.yaml")
+	d, err := suite.Search([]string{filepath.Join(agentvExamples, "examples")}, patterns)
 	if err != nil {
 		t.Fatal(err)
 	}
