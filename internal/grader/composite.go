@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -115,7 +116,7 @@ func (g *composite) parseAggregator(v any) error {
 		return fmt.Errorf("unknown composite aggregator %q (want weighted_average, threshold, code-grader or llm-grader)", typ)
 	}
 	g.aggregator = typ
-	for _, k := range sortedKeys(keySet(p)) {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		if !slices.Contains(aggregatorSettings[typ], k) {
 			return fmt.Errorf("aggregator.%s does not apply to a %s aggregator (it reads %s)", k, typ, strings.Join(aggregatorSettings[typ][1:], ", "))
 		}
@@ -149,14 +150,6 @@ func (g *composite) parseAggregator(v any) error {
 		g.prompt = prompt
 	}
 	return nil
-}
-
-func keySet(p params) map[string]bool {
-	out := make(map[string]bool, len(p))
-	for k := range p {
-		out[k] = true
-	}
-	return out
 }
 
 func (g *composite) Grade(ctx context.Context, in *Input) *result.GraderResult {
