@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,10 +13,7 @@ import (
 // invoke runs the program in-process as a user would from the shell.
 func invoke(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	getenv := func(string) string { return "" }
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb, getenv)
-	return code, out.String(), errb.String()
+	return invokeGetenv(t, func(string) string { return "" }, args...)
 }
 
 func TestCLI(t *testing.T) {

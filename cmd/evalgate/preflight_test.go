@@ -159,3 +159,31 @@ func TestValidateCatchesABadTargetReference(t *testing.T) {
 		}
 	}
 }
+
+// TestPreflightCompositeJudge checks that a composite whose llm-grader aggregator asks the
+// judge has that judge resolved before the run, as a judge grader has.
+func TestPreflightCompositeJudge(t *testing.T) {
+	t.Parallel()
+	targets := "targets:\n  - name: default\n    provider: mock\n    response: hi\n    grader_target: nojudge\n"
+	suite := func(aggregator string) string {
+		return "tests:\n  - id: t\n    input: hi\n    assertions:\n      - name: c\n        type: composite\n" +
+			"        assertions:\n          - {name: a, type: contains, value: hi}\n        aggregator: " + aggregator + "\n"
+	}
+	tests := []struct {
+		aggregator string
+		code       int
+	}{
+		{"{type: llm-grader}", 2},
+		{"{type: threshold, threshold: 1}", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.aggregator, func(t *testing.T) {
+			t.Parallel()
+			dir := writeRepo(t, map[string]string{"targets.yaml": targets, "evals/x.eval.yaml": suite(tt.aggregator)})
+			code, stdout, stderr := invoke(t, "validate", "--root", dir, dir)
+			if code != tt.code || (tt.code == 2 && !strings.Contains(stdout, `error: target default: grader_target "nojudge" is not defined`)) {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, stdout, stderr)
+			}
+		})
+	}
+}

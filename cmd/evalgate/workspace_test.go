@@ -15,8 +15,14 @@ import (
 // invokeEnv runs evalgate with the given environment (nothing else is visible to it).
 func invokeEnv(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return invokeGetenv(t, func(k string) string { return env[k] }, args...)
+}
+
+// invokeGetenv is invoke with the environment getenv reads.
+func invokeGetenv(t *testing.T, getenv func(string) string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb, func(k string) string { return env[k] })
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb, getenv)
 	return code, out.String(), errb.String()
 }
 

@@ -128,15 +128,7 @@ func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error
 // scripts). The directory is the suite's absolute Dir: its Path is relative to the repository
 // root, which need not be the process's working directory.
 func (g code) dir(in *Input) string {
-	evalDir := ""
-	switch {
-	case in.Suite == nil:
-	case in.Suite.Dir != "":
-		evalDir = in.Suite.Dir
-	case in.Suite.Path != "":
-		// A suite not built by the loader has no Dir; its Path is all there is.
-		evalDir = filepath.Dir(filepath.FromSlash(in.Suite.Path))
-	}
+	evalDir := suiteDir(in)
 	switch {
 	case g.spec.Cwd == "":
 		return evalDir
@@ -145,6 +137,20 @@ func (g code) dir(in *Input) string {
 	default:
 		return filepath.Join(evalDir, g.spec.Cwd)
 	}
+}
+
+// suiteDir is the eval file's directory, "" when the input has no suite.
+func suiteDir(in *Input) string {
+	switch {
+	case in.Suite == nil:
+		return ""
+	case in.Suite.Dir != "":
+		return in.Suite.Dir
+	case in.Suite.Path != "":
+		// A suite not built by the loader has no Dir; its Path is all there is.
+		return filepath.Dir(filepath.FromSlash(in.Suite.Path))
+	}
+	return ""
 }
 
 // interpret turns a finished run into a result, by AgentV's rules (§2.1), stricter where a

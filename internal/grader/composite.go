@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -13,22 +15,28 @@ import (
 )
 
 // composite runs member graders and aggregates their results (AgentV's composite): a weighted
-// average of member scores, or the share of members passing against a threshold. Members whose
-// verdict is skip are left out; a member error makes the composite an error, never a pass.
+// average of member scores, the share of members passing against a threshold, a script's
+// verdict or a judge's. Members whose verdict is skip are left out of the average and the
+// share; a member error makes the composite an error, never a pass.
 type composite struct {
 	spec    *suite.Grader
+	deps    Deps
 	members []Grader
-	// aggregator is weighted_average or threshold.
+	// aggregator is weighted_average, threshold, code-grader or llm-grader.
 	aggregator string
 	weights    map[string]float64
 	threshold  float64
+	// script is a code-grader aggregator's shell command (AgentV's path).
+	script string
+	// prompt is an llm-grader aggregator's prompt; "" is AgentV's default.
+	prompt string
 }
 
 func newComposite(spec *suite.Grader, deps Deps) (Grader, error) {
 	if len(spec.Members) == 0 {
 		return nil, errors.New("composite grader needs assertions (its members)")
 	}
-	g := &composite{spec: spec, aggregator: "weighted_average", weights: map[string]float64{}}
+	g := &composite{spec: spec, deps: deps, aggregator: "weighted_average", weights: map[string]float64{}}
 	if err := g.parseAggregator(spec.Params["aggregator"]); err != nil {
 		return nil, err
 	}
@@ -45,6 +53,9 @@ func newComposite(spec *suite.Grader, deps Deps) (Grader, error) {
 			mg = failing{spec: m, msg: err.Error()}
 		}
 		g.members = append(g.members, mg)
+	}
+	if g.aggregator == "llm-grader" && deps.Judge == nil {
+		return nil, errors.New("llm-grader aggregator: no judge configured")
 	}
 	agg, _ := spec.Params["aggregator"].(map[string]any)
 	if ws, ok := agg["weights"].(map[string]any); ok {
@@ -64,7 +75,17 @@ func newComposite(spec *suite.Grader, deps Deps) (Grader, error) {
 	return g, nil
 }
 
-// parseAggregator reads aggregator: absent, a type name, or {type, weights, threshold}.
+// aggregatorSettings are the settings each aggregator type reads; another is an error, since
+// AgentV would ignore it and the author meant it to count.
+var aggregatorSettings = map[string][]string{
+	"weighted_average": {"type", "weights"},
+	"threshold":        {"type", "threshold"},
+	"code-grader":      {"type", "path"},
+	"llm-grader":       {"type", "prompt"},
+}
+
+// parseAggregator reads aggregator: absent, a type name, or {type, weights | threshold |
+// path | prompt}.
 func (g *composite) parseAggregator(v any) error {
 	var p params
 	switch a := v.(type) {
@@ -81,10 +102,27 @@ func (g *composite) parseAggregator(v any) error {
 	if err != nil {
 		return fmt.Errorf("aggregator.%w", err)
 	}
-	switch strings.ReplaceAll(typ, "-", "_") {
-	case "", "weighted_average":
+	switch typ {
+	case "", "weighted_average", "weighted-average":
+		typ = "weighted_average"
+	case "code-grader", "code_grader":
+		typ = "code-grader"
+	case "llm-grader", "llm_grader":
+		typ = "llm-grader"
 	case "threshold":
-		g.aggregator = "threshold"
+	case "code-judge", "code_judge", "llm-judge", "llm_judge":
+		return fmt.Errorf("aggregator type %q is the old name: use %q", typ, strings.Replace(strings.ReplaceAll(typ, "_", "-"), "-judge", "-grader", 1))
+	default:
+		return fmt.Errorf("unknown composite aggregator %q (want weighted_average, threshold, code-grader or llm-grader)", typ)
+	}
+	g.aggregator = typ
+	for _, k := range slices.Sorted(maps.Keys(p)) {
+		if !slices.Contains(aggregatorSettings[typ], k) {
+			return fmt.Errorf("aggregator.%s does not apply to a %s aggregator (it reads %s)", k, typ, strings.Join(aggregatorSettings[typ][1:], ", "))
+		}
+	}
+	switch typ {
+	case "threshold":
 		th, ok, err := p.num("threshold")
 		switch {
 		case err != nil:
@@ -95,10 +133,21 @@ func (g *composite) parseAggregator(v any) error {
 			return fmt.Errorf("aggregator.threshold must be between 0 and 1, not %v", th)
 		}
 		g.threshold = th
-	case "code_grader", "llm_grader":
-		return fmt.Errorf("composite aggregator %q is not supported by evalgate yet (use weighted_average or threshold)", typ)
-	default:
-		return fmt.Errorf("unknown composite aggregator %q (want weighted_average or threshold)", typ)
+	case "code-grader":
+		path, err := p.str("path")
+		switch {
+		case err != nil:
+			return fmt.Errorf("aggregator.%w", err)
+		case strings.TrimSpace(path) == "":
+			return errors.New("code-grader aggregator needs path: the command that prints the verdict, e.g. node ../scripts/aggregate.js")
+		}
+		g.script = path
+	case "llm-grader":
+		prompt, err := p.str("prompt")
+		if err != nil {
+			return fmt.Errorf("aggregator.%w", err)
+		}
+		g.prompt = prompt
 	}
 	return nil
 }
@@ -134,9 +183,14 @@ func (g *composite) Grade(ctx context.Context, in *Input) *result.GraderResult {
 		r.Assertions = []result.Assertion{{Text: "All members skipped", Passed: false}}
 		return r
 	}
-	if g.aggregator == "threshold" {
+	switch g.aggregator {
+	case "threshold":
 		g.byThreshold(r, graded)
-	} else {
+	case "code-grader":
+		g.byScript(ctx, r, in)
+	case "llm-grader":
+		g.byJudge(ctx, r, in)
+	default:
 		g.byWeight(r, graded, in)
 	}
 	return negate(g.spec, r)

@@ -386,7 +386,9 @@ func (r *reader) graderSpecific(n *yaml.Node, f map[string]*yaml.Node, g *Grader
 		} else {
 			g.Members = r.graders(members, "composite.assertions")
 		}
-		g.Params = r.params(f, "aggregator")
+		if a, ok := f["aggregator"]; ok {
+			g.Params = map[string]any{"aggregator": r.aggregator(a)}
+		}
 	default:
 		if v, ok := f["value"]; ok {
 			s, _ := r.str(v, g.Type+".value")

@@ -8,7 +8,10 @@
 // positions, for diagnostics and annotations.
 package suite
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Format names the dialect a suite file was written in.
 type Format string
@@ -365,11 +368,18 @@ func (g *Grader) RubricMode() Mode {
 	return ModeChecklist
 }
 
-// IsJudge reports whether the grader needs an LLM judge.
+// IsJudge reports whether the grader needs an LLM judge: a judge grader, or a composite whose
+// llm-grader aggregator asks one for the final score.
 func (g *Grader) IsJudge() bool {
 	switch g.Type {
 	case "rubrics", "llm-grader", "likert":
 		return true
+	case "composite":
+		typ, _ := g.Params["aggregator"].(string)
+		if agg, ok := g.Params["aggregator"].(map[string]any); ok {
+			typ, _ = agg["type"].(string)
+		}
+		return strings.ReplaceAll(typ, "_", "-") == "llm-grader"
 	}
 	return false
 }
