@@ -110,7 +110,7 @@ func pick(arts []github.Artifact, q Query) (a *github.Artifact, onCommit bool, w
 	case usable == 0:
 		why = fmt.Sprintf("every artifact named %q has expired", q.Artifact)
 	default:
-		why = fmt.Sprintf("no unexpired artifact named %q from a run on the base commit %s or the base branch %s", q.Artifact, short(q.BaseSHA), q.BaseRef)
+		why = fmt.Sprintf("no unexpired artifact named %q from a run on the base commit %s or the base branch %s", q.Artifact, Short(q.BaseSHA), q.BaseRef)
 	}
 	return nil, false, why
 }
@@ -159,8 +159,8 @@ func Extract(zipped []byte, name string, max int64) ([]byte, error) {
 	return b, nil
 }
 
-// short abbreviates a commit SHA for messages.
-func short(sha string) string {
+// Short abbreviates a commit SHA for messages.
+func Short(sha string) string {
 	if len(sha) > 12 {
 		return sha[:12]
 	}
