@@ -84,12 +84,15 @@ func (c *Client) DownloadArtifact(ctx context.Context, owner, repo string, id, m
 		var resp *gh.Response
 		var err error
 		loc, resp, err = c.gh.Actions.DownloadArtifact(ctx, owner, repo, id, 0)
-		if err != nil && resp != nil && resp.StatusCode != http.StatusFound {
-			// v60 reports a non-redirect as a plain error; as an ErrorResponse, a 404 or 410
-			// is final and a 5xx or rate limit is retried.
-			return resp, &gh.ErrorResponse{Response: resp.Response, Message: err.Error()}
+		switch {
+		case err == nil || resp == nil:
+			return resp, err
+		case resp.StatusCode == http.StatusFound:
+			return resp, permanent{fmt.Errorf("redirect: %w", err)} // an unreadable Location
 		}
-		return resp, err
+		// v60 reports a non-redirect as a plain error; as an ErrorResponse, a 404 or 410 is
+		// final and a 5xx or rate limit is retried.
+		return resp, &gh.ErrorResponse{Response: resp.Response, Message: err.Error()}
 	})
 	if err != nil {
 		return nil, err
