@@ -114,3 +114,19 @@ func TestListArtifactsNotFound(t *testing.T) {
 		t.Errorf("%d requests, want 1", n)
 	}
 }
+
+// TestDownloadArtifactBlobMissing: a 404 from the blob host fails at once, and the error does
+// not quote the signed URL.
+func TestDownloadArtifactBlobMissing(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Fail(githubtest.DownloadArtifact, githubtest.Fault{Status: http.StatusFound, Headers: map[string]string{"Location": srv.BlobURL() + "/blob/999?sig=signed"}})
+	c, _ := newClient(t, srv)
+	_, err := c.DownloadArtifact(context.Background(), "acme", "agents", 5, 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "404") || strings.Contains(err.Error(), "sig=") {
+		t.Fatalf("err %v: want a 404 that does not quote the signed URL", err)
+	}
+	if n := len(srv.BlobRequests()); n != 1 {
+		t.Errorf("%d blob requests, want 1 (a 404 is not retried)", n)
+	}
+}
