@@ -1,6 +1,6 @@
 // Package github is evalgate's GitHub REST layer on go-github v60: the sticky PR comment, the
-// check run with batched annotations, pull request files, collaborator permission and
-// reactions. Writes are serialised and spaced, and rate limits (403 and 429) are honoured.
+// check run with batched annotations, pull request files, collaborator permission,
+// reactions and workflow artifacts (the baseline). Writes are serialised and spaced, and rate limits (403 and 429) are honoured.
 package github
 
 import (
