@@ -97,8 +97,11 @@ func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan, run *result.
 
 // noBaseline is the note saying why there are no deltas.
 func noBaseline(err error) string {
-	reason := strings.TrimPrefix(err.Error(), baseline.ErrNone.Error()+": ")
-	return "> **No baseline:** " + github.Truncate(oneLine(reason), maxBaselineReason) + " — the results are reported without deltas."
+	reason := github.Truncate(oneLine(strings.TrimPrefix(err.Error(), baseline.ErrNone.Error()+": ")), maxBaselineReason)
+	if errors.Is(err, github.ErrForbidden) || github.IsNotFound(err) {
+		reason += " (does the workflow grant `permissions: actions: read`?)"
+	}
+	return "> **No baseline:** " + reason + " — the results are reported without deltas."
 }
 
 // joinNotes puts notes (Markdown blockquotes) one after the other.

@@ -90,7 +90,10 @@ func TestAutoBaseline(t *testing.T) {
 		}, scoredRun(2, 0.9), false, false, exitOK, "success", "the newest run on the base branch `main`", true},
 		{"list 404", func(t *testing.T, srv *githubtest.Server) {
 			srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
-		}, scoredRun(2, 0.9), false, true, exitOK, "success", "**No baseline:** list artifacts:", false},
+		}, scoredRun(2, 0.9), false, true, exitOK, "success", "grant `permissions: actions: read`?)", false},
+		{"list 403 without actions: read", func(t *testing.T, srv *githubtest.Server) {
+			srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusForbidden, Body: `{"message":"Resource not accessible by integration"}`})
+		}, scoredRun(2, 0.9), false, true, exitOK, "success", "Resource not accessible by integration (does the workflow grant `permissions: actions: read`?)", false},
 		{"all expired", func(t *testing.T, srv *githubtest.Server) {
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Expired: true})
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "x", HeadBranch: "main", Expired: true})

@@ -59,7 +59,7 @@ var ErrNone = errors.New("no baseline")
 func Find(ctx context.Context, src Source, q Query) (*Found, error) {
 	arts, err := src.ListArtifacts(ctx, q.Owner, q.Repo, q.Artifact)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNone, err)
+		return nil, fmt.Errorf("%w: %w", ErrNone, err)
 	}
 	a, onCommit, why := pick(arts, q)
 	if a == nil {
@@ -70,7 +70,7 @@ func Find(ctx context.Context, src Source, q Query) (*Found, error) {
 	}
 	zipped, err := src.DownloadArtifact(ctx, q.Owner, q.Repo, a.ID, MaxZipBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNone, err)
+		return nil, fmt.Errorf("%w: %w", ErrNone, err)
 	}
 	results, err := Extract(zipped, ResultsFile, MaxResultsBytes)
 	if err != nil {

@@ -72,6 +72,13 @@ func (c *Client) ListArtifacts(ctx context.Context, owner, repo, name string) ([
 	return out, nil
 }
 
+// IsNotFound reports whether err is GitHub's 404, which is also its answer to a token
+// without the permission to see a resource.
+func IsNotFound(err error) bool {
+	var er *gh.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusNotFound
+}
+
 // DownloadArtifact returns an artifact's zip, at most maxBytes of it. GitHub answers the
 // download with a redirect to a short-lived blob URL on another host; the redirect is not
 // followed by the authenticated client: the blob is fetched by the plain HTTP client, so the
