@@ -87,9 +87,6 @@ func runEnv(ctx context.Context, args []string, e env) int {
 	return exitCode(ctx, err, e.stderr)
 }
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 // exitCode maps an error to the process exit code, printing it unless it was already reported.
 func exitCode(ctx context.Context, err error, stderr io.Writer) int {
 	if err == nil {

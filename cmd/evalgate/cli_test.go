@@ -122,7 +122,7 @@ func TestHelp(t *testing.T) {
 func TestVersion(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"--version"}, {"-v"}, {"version"}} {
-		if code, stdout, _ := invoke(t, args...); code != 0 || stdout != "evalgate "+version+"\n" {
+		if code, stdout, _ := invoke(t, args...); code != 0 || stdout != "evalgate "+versionString()+"\n" {
 			t.Errorf("%v: exit %d, %q", args, code, stdout)
 		}
 	}

@@ -31,7 +31,7 @@ Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error
   evalgate run evals/greeter.eval.yaml --workers 8
   evalgate validate evals/
   evalgate action --dry-run --repo .              # what the GitHub Action would post`,
-		Version:       version,
+		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
@@ -59,7 +59,7 @@ func newVersionCmd(st *cliState) *cobra.Command {
 		Short: "Print the version",
 		Args:  noArgs,
 		RunE: runE(st, func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "evalgate %s\n", version)
+			fmt.Fprintf(cmd.OutOrStdout(), "evalgate %s\n", cmd.Root().Version)
 			return nil
 		}),
 	}
