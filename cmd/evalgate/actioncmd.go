@@ -155,7 +155,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 			reportDir = filepath.Join(root, reportDir)
 		}
 		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
-			KeepDiff: reports.DiffFiles(reportDir, root, scrub), SingleTarget: w.targetFlag != "",
+			Trials: in.Trials, KeepDiff: reports.DiffFiles(reportDir, root, scrub), SingleTarget: w.targetFlag != "",
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
 	}
 	if code := action.Run(ctx, in, d); code != 0 {

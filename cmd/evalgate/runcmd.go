@@ -151,6 +151,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	run, runErr := engine.Run(ctx, suites, engine.Config{
 		KeepDiff:       keepDiff,
 		BudgetUSD:      o.llm.budgetUSD,
+		Trials:         o.llm.trials,
 		KeepWorkspaces: o.keepWS,
 		Workers:        o.workers,
 		Timeout:        o.timeout,
