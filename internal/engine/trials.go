@@ -125,9 +125,6 @@ func combine(runs []*result.TestResult, spec suite.Trials, th result.Thresholds,
 		out.Verdict = rubric.VerdictOf(out.Score, th)
 	default: // pass_at_k: the best trial's score and verdict
 	}
-	if out.Verdict != result.Pass && sum.Passed > 0 {
-		out.Gates = nil // the best trial passed; its gates are empty, and the aggregate failed on score
-	}
 	return out
 }
 

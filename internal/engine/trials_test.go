@@ -37,10 +37,15 @@ func (s *scriptTarget) Run(_ context.Context, req *target.Request) (*result.Outp
 	return &result.Output{Answer: a, Usage: result.Usage{CostUSD: s.cost}}, nil
 }
 
-// answerGrader scores the answer it is given, with one criterion that passes at 0.8.
+// answerGrader scores the answer it is given, with one criterion that passes at 0.8; the
+// answer "gated" scores 1 but fails its required criterion.
 type answerGrader struct{}
 
 func (answerGrader) Grade(_ context.Context, in *grader.Input) *result.GraderResult {
+	if in.Output.Answer == "gated" {
+		return &result.GraderResult{Name: "g", Score: 1, Weight: 1, Verdict: result.Fail,
+			Criteria: []*result.CriterionResult{{ID: "right", Score: 1, Required: true, Gated: true, Verdict: result.Fail}}}
+	}
 	s, _ := strconv.ParseFloat(in.Output.Answer, 64)
 	v := result.Fail
 	if s >= 0.8 {
@@ -87,6 +92,7 @@ func TestTrialStrategies(t *testing.T) {
 		"flaky":   {"0.5", "1", "1"},
 		"broken":  {"err", "err", "err"},
 		"errpass": {"err", "0.9", "0.9"},
+		"gated":   {"gated", "1", "1"},
 	}
 	cases := []struct {
 		strategy string
@@ -107,6 +113,9 @@ func TestTrialStrategies(t *testing.T) {
 		{suite.TrialsMean, "broken", result.Error, 0, 3, 0, false, ""},
 		// An error trial scores 0: (0 + 0.9 + 0.9) / 3 = 0.6, borderline, never a pass.
 		{suite.TrialsMean, "errpass", result.Borderline, 0.6, 3, 2, true, ""},
+		// A trial failed by a gate scores 0 in a mean, though its weighted score was 1.
+		{suite.TrialsMean, "gated", result.Borderline, 0.6667, 3, 2, true, ""},
+		{suite.TrialsPassAtK, "gated", result.Pass, 1, 2, 1, true, "first passing trial"},
 		// mean 0.9, sd 0: the interval is the mean.
 		{suite.TrialsConfidenceInterval, "steady", result.Pass, 0.9, 3, 3, false, ""},
 		// mean 0.8333, sd 0.2887, t(2) 4.303: 0.8333 - 4.303·0.2887/√3 = 0.1162.
