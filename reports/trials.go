@@ -59,3 +59,37 @@ func writeTrials(b *sink, t *result.TestResult) {
 	}
 	b.WriteString("\n")
 }
+
+// indexTrial is one trial in an index.jsonl row, as AgentV writes it (attempt is 0-based).
+type indexTrial struct {
+	Attempt         int     `json:"attempt"`
+	Score           float64 `json:"score"`
+	Verdict         string  `json:"verdict"`
+	Error           string  `json:"error,omitempty"`
+	CostUSD         float64 `json:"cost_usd,omitempty"`
+	ExecutionStatus string  `json:"execution_status"`
+	FailureStage    string  `json:"failure_stage,omitempty"`
+}
+
+// indexTrials is a test's trials, AgentV's aggregation of them, and whether its cost limit
+// cut them short, for index.jsonl.
+func indexTrials(t *result.TestResult, th float64) ([]indexTrial, map[string]any, bool) {
+	s := t.TrialSummary
+	out := make([]indexTrial, 0, len(t.Trials))
+	for _, tr := range t.Trials {
+		one := &result.TestResult{Verdict: tr.Verdict, Score: tr.Score}
+		out = append(out, indexTrial{Attempt: tr.Trial - 1, Score: finite(tr.Score), Verdict: agentvVerdict(tr.Verdict, tr.Score, th),
+			Error: tr.Error, CostUSD: finite(tr.CostUSD), ExecutionStatus: executionStatus(one, th), FailureStage: tr.FailureStage})
+	}
+	agg := map[string]any{"strategy": s.Strategy}
+	switch {
+	case s.CI95Lower != nil && s.CI95Upper != nil && s.StdDev != nil:
+		agg["mean"], agg["ci95_lower"], agg["ci95_upper"], agg["stddev"] = finite(s.Mean), finite(*s.CI95Lower), finite(*s.CI95Upper), finite(*s.StdDev)
+	case s.Strategy == "mean":
+		agg["mean"], agg["min"], agg["max"] = finite(s.Mean), finite(s.Min), finite(s.Max)
+	default:
+		agg["passed_attempts"], agg["total_attempts"] = s.Passed, s.Ran
+	}
+	agg["flaky"] = s.Flaky
+	return out, agg, s.CostLimited
+}

@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"bytes"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -46,5 +48,33 @@ func TestTrialsInComment(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("comment lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+func TestTrialsInIndex(t *testing.T) {
+	t.Parallel()
+	lo, hi, sd := 0.1162, 1.0, 0.2887
+	tr := &result.TestResult{Suite: "s", ID: "a", Verdict: result.Fail, Score: lo, Threshold: 0.8,
+		Trials: []*result.TrialResult{{Trial: 1, Verdict: result.Fail, Score: 0.5, CostUSD: 0.1}, {Trial: 2, Verdict: result.Error, Error: "crashed", FailureStage: "agent"}},
+		TrialSummary: &result.Trials{Strategy: "confidence_interval", Count: 5, Ran: 2, CostLimited: true, Mean: 0.25, StdDev: &sd, CI95Lower: &lo, CI95Upper: &hi}}
+	run := &result.Run{Suites: []*result.SuiteResult{{Name: "s", Tests: []*result.TestResult{tr}}}}
+	var buf bytes.Buffer
+	if err := WriteIndex(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	var row struct {
+		Trials      []map[string]any `json:"trials"`
+		Aggregation map[string]any   `json:"aggregation"`
+		CostLimited bool             `json:"cost_limited"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &row); err != nil {
+		t.Fatal(err)
+	}
+	if len(row.Trials) != 2 || row.Trials[0]["attempt"] != 0.0 || row.Trials[0]["verdict"] != "fail" || row.Trials[0]["execution_status"] != "quality_failure" ||
+		row.Trials[1]["execution_status"] != "execution_error" || row.Trials[1]["error"] != "crashed" {
+		t.Errorf("trials %v", row.Trials)
+	}
+	if row.Aggregation["strategy"] != "confidence_interval" || row.Aggregation["ci95_lower"] != lo || row.Aggregation["stddev"] != sd || !row.CostLimited {
+		t.Errorf("aggregation %v, cost limited %v", row.Aggregation, row.CostLimited)
 	}
 }

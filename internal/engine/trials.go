@@ -33,7 +33,7 @@ func runTrials(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test, b
 	spec := trialsOf(cfg, s)
 	var runs []*result.TestResult
 	var spent float64
-	why := ""
+	why, costLimited := "", false
 	for n := 1; n <= spec.Count; n++ {
 		if n > 1 {
 			if why = interrupted(ctx, b, stop); why != "" {
@@ -50,6 +50,7 @@ func runTrials(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test, b
 		}
 		if spec.CostLimitUSD > 0 && spent >= spec.CostLimitUSD {
 			why = fmt.Sprintf("the trials' cost limit of $%.2f was reached ($%.4f spent)", spec.CostLimitUSD, spent)
+			costLimited = true
 			break
 		}
 		if spec.Strategy == suite.TrialsPassAtK && tr.Verdict == result.Pass {
@@ -61,7 +62,9 @@ func runTrials(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test, b
 		return runs[0]
 	}
 	th := rubric.ForTest(cfg.Thresholds, s.Threshold, t.Threshold)
-	return combine(runs, spec, th, why)
+	out := combine(runs, spec, th, why)
+	out.TrialSummary.CostLimited = costLimited
+	return out
 }
 
 // interrupted says why no further trial starts, "" when one may.

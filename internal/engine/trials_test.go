@@ -183,13 +183,13 @@ func TestTrialsStop(t *testing.T) {
 	// cost_limit_usd: 0.25 is reached after the third trial of $0.10.
 	limited := &suite.Trials{Count: 5, Strategy: suite.TrialsMean, CostLimitUSD: 0.25}
 	got, tg, _ := runScript(t, limited, script, 0.1, nil)
-	if s := got["a"].TrialSummary; s.Ran != 3 || !strings.Contains(s.Stopped, "cost limit of $0.25") || len(tg.calls["a"]) != 3 || got["a"].Verdict != result.Fail {
+	if s := got["a"].TrialSummary; s.Ran != 3 || !strings.Contains(s.Stopped, "cost limit of $0.25") || !s.CostLimited || len(tg.calls["a"]) != 3 || got["a"].Verdict != result.Fail {
 		t.Errorf("cost limit: %+v", s)
 	}
 
 	// The run budget stops further trials too, and the test keeps the trials it has.
 	got, _, run := runScript(t, mean, script, 0.1, func(c *Config) { c.BudgetUSD = 0.15 })
-	if s := got["a"].TrialSummary; s.Ran != 2 || !strings.Contains(s.Stopped, "budget of $0.15") || run.Budget.NotRun != 0 || !near(run.Budget.SpentUSD, 0.2) {
+	if s := got["a"].TrialSummary; s.Ran != 2 || !strings.Contains(s.Stopped, "budget of $0.15") || s.CostLimited || run.Budget.NotRun != 0 || !near(run.Budget.SpentUSD, 0.2) {
 		t.Errorf("budget: %+v, run budget %+v", s, run.Budget)
 	}
 }

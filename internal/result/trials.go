@@ -37,6 +37,8 @@ type Trials struct {
 	Flaky bool `json:"flaky,omitempty"`
 	// Stopped says why fewer than Count trials ran ("" when all ran).
 	Stopped string `json:"stopped,omitempty"`
+	// CostLimited is true when cost_limit_usd stopped the trials (AgentV's costLimited).
+	CostLimited bool `json:"cost_limited,omitempty"`
 	// Criteria is the pass rate of each grader and rubric criterion across the trials.
 	Criteria []*CriterionTrials `json:"criteria,omitempty"`
 }
