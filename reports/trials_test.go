@@ -55,7 +55,7 @@ func TestTrialsInIndex(t *testing.T) {
 	t.Parallel()
 	lo, hi, sd := 0.1162, 1.0, 0.2887
 	tr := &result.TestResult{Suite: "s", ID: "a", Verdict: result.Fail, Score: lo, Threshold: 0.8,
-		Trials: []*result.TrialResult{{Trial: 1, Verdict: result.Fail, Score: 0.5, CostUSD: 0.1}, {Trial: 2, Verdict: result.Error, Error: "crashed", FailureStage: "agent"}},
+		Trials:       []*result.TrialResult{{Trial: 1, Verdict: result.Fail, Score: 0.5, CostUSD: 0.1}, {Trial: 2, Verdict: result.Error, Error: "crashed", FailureStage: "agent"}},
 		TrialSummary: &result.Trials{Strategy: "confidence_interval", Count: 5, Ran: 2, CostLimited: true, Mean: 0.25, StdDev: &sd, CI95Lower: &lo, CI95Upper: &hi}}
 	run := &result.Run{Suites: []*result.SuiteResult{{Name: "s", Tests: []*result.TestResult{tr}}}}
 	var buf bytes.Buffer
