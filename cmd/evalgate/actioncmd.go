@@ -149,7 +149,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		if err != nil {
 			return nil, err
 		}
-		printStart(e.stderr, suites, in.Workers, plan)
+		printStart(e.stderr, suites, in.Workers, in.Trials, plan)
 		reportDir := in.ReportDir
 		if !filepath.IsAbs(reportDir) {
 			reportDir = filepath.Join(root, reportDir)

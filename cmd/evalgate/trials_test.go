@@ -52,7 +52,7 @@ func TestTrialsEndToEnd(t *testing.T) {
 		"evals/targets.yaml":     trialsTargets,
 		"evals/bot.jsonl":        trialsReplies,
 	})
-	runWith := func(t *testing.T, wantCode int, flags ...string) (map[string]*result.TestResult, string) {
+	runWith := func(t *testing.T, wantCode int, flags ...string) (map[string]*result.TestResult, string, string) {
 		t.Helper()
 		out := t.TempDir()
 		code, _, stderr := invoke(t, append(append([]string{"run", "--root", dir, "--no-cache", "--out", out}, flags...), dir)...)
@@ -75,11 +75,14 @@ func TestTrialsEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return tests, string(comment)
+		return tests, string(comment), stderr
 	}
 
 	// Borderline does not fail the run by default: exit 0.
-	tests, comment := runWith(t, 0)
+	tests, comment, stderr := runWith(t, 0)
+	if !strings.Contains(stderr, "2 tests from 1 suite, 2 at a time, up to 3 trials each") {
+		t.Errorf("start line lacks the trials:\n%s", stderr)
+	}
 	steady, capital := tests["steady"], tests["capital"]
 	if s := steady.TrialSummary; steady.Verdict != result.Pass || s == nil || s.Ran != 3 || s.Passed != 3 || s.Flaky || len(steady.Trials) != 3 {
 		t.Errorf("steady: %s %+v", steady.Verdict, steady.TrialSummary)
@@ -98,7 +101,10 @@ func TestTrialsEndToEnd(t *testing.T) {
 	}
 
 	// --trials 2 overrides the count: scores 0 and 1 average 0.5, a fail.
-	tests, _ = runWith(t, 1, "--trials", "2")
+	tests, _, stderr = runWith(t, 1, "--trials", "2")
+	if !strings.Contains(stderr, "up to 2 trials each") {
+		t.Errorf("start line lacks --trials:\n%s", stderr)
+	}
 	if c := tests["capital"]; c.Verdict != result.Fail || c.TrialSummary.Ran != 2 || c.TrialSummary.Count != 2 || c.Score != 0.5 {
 		t.Errorf("--trials 2: capital %s %.2f %+v", c.Verdict, c.Score, c.TrialSummary)
 	}
