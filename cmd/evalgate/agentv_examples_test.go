@@ -55,7 +55,13 @@ var exampleFailures = map[string]struct{ why, want string }{
 	"examples/showcase/tool-evaluation-plugins/tool-eval-demo.eval.yaml": {
 		"upstream: execution.target mock_agent is in no targets file (the example has no .agentv)",
 		`execution.target "mock_agent" is not defined`},
-	// (b) Providers evalgate does not run.
+	"examples/showcase/multi-model-benchmark/evals/benchmark.eval.yaml": {
+		"upstream: its execution.targets matrix names gemini-llm, which no targets file defines (and copilot-cli, claude-cli providers evalgate does not run)",
+		`execution.targets entry "gemini-llm" is not defined`},
+	// (b) Providers and features evalgate does not run.
+	"examples/showcase/bug-fix-benchmark/evals/bug-fixes.eval.yaml": {
+		"unsupported: per-target workspace hooks in execution.targets entries are refused at their line",
+		"execution.targets[].hooks (per-target workspace hooks) is not supported by evalgate"},
 	"examples/features/file-changes-graders/evals/dataset.eval.yaml": {
 		"unsupported: its judge is a copilot-cli target (and grader_target grader is only in the root targets file)",
 		`provider "copilot-cli" cannot grade`},

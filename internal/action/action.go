@@ -53,6 +53,7 @@ type plan struct {
 	only     string         // suite glob from "/evalgate rerun <glob>": a partial rerun
 	selected bool           // false: run every suite (push, dispatch)
 	base     string
+	baseRef  string // the pull request's base branch (for baseline: auto)
 	trust    Trust
 	prev     previous // the gate before a partial rerun
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/event"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
@@ -33,8 +34,10 @@ type Inputs struct {
 	AllowForkReruns bool
 	CacheDir        string
 	ReportDir       string
-	// Baseline is a results.json of a base run (e.g. a downloaded artifact) to compare with.
+	// Baseline is a results.json of a base run (e.g. a downloaded artifact) to compare with,
+	// or "auto": on a pull request, the newest BaselineArtifact of a run on its base.
 	Baseline         string
+	BaselineArtifact string
 	FailOnRegression bool
 	// BudgetUSD stops starting tests once the run has spent this much (0 = no limit).
 	BudgetUSD float64
@@ -89,7 +92,8 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 			return in, fmt.Errorf("input trials must be a number from 0 to %d, not %q", suite.MaxTrials, v)
 		}
 	}
-	in.Baseline = get("baseline")
+	in.Baseline = strings.TrimSpace(get("baseline"))
+	in.BaselineArtifact = or(strings.TrimSpace(get("baseline_artifact")), baseline.DefaultArtifact)
 	if v := get("fail_on_regression"); v != "" {
 		if in.FailOnRegression, err = strconv.ParseBool(v); err != nil {
 			return in, fmt.Errorf("input fail_on_regression must be true or false, not %q", v)

@@ -16,7 +16,7 @@ import (
 // then the exit code.
 func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, code int, ok bool) {
 	ev := d.Event
-	p = plan{sha: ev.HeadSHA, pr: ev.PR, base: ev.BaseSHA, selected: ev.PR != 0}
+	p = plan{sha: ev.HeadSHA, pr: ev.PR, base: ev.BaseSHA, baseRef: ev.BaseRef, selected: ev.PR != 0}
 	fork, headRepo := ev.IsFork, ev.HeadRepo
 	if ev.Name == "issue_comment" {
 		pr, ok := d.command(ctx, in, &p)
@@ -68,7 +68,7 @@ func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullReq
 		d.react(ctx, *p, "confused")
 		return nil, false
 	}
-	p.sha, p.base = pr.HeadSHA, pr.BaseSHA
+	p.sha, p.base, p.baseRef = pr.HeadSHA, pr.BaseSHA, pr.BaseRef
 	if len(cmd.Args) > 0 {
 		p.only = cmd.Args[0]
 	}

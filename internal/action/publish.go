@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -74,9 +73,10 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	d, in := pub.d, pub.in
 	rerun := in.Command + " rerun"
 	hint := "the job summary and " + in.ReportDir
-	cmp := d.baseline(in, run)
+	cmp, baseNote := d.baseline(ctx, in, pub.p, run, cancelled != nil)
 	rep := reports.NewReport(run, cmp)
 	g := newGate(run, in.FailOn, pub.p, rerun, cancelled, cancelledAt)
+	g.note = joinNotes(g.note, baseNote)
 	// Room for the note before the results and the state block after them (plus the flags
 	// conclude may still set in it), and for the line saying how many annotations were posted.
 	reserve := len(g.note) + len(g.block()) + 64 + maxAnnotationNote
@@ -276,28 +276,4 @@ func (d *Deps) reportDir(in Inputs) string {
 		return in.ReportDir
 	}
 	return filepath.Join(d.Root, in.ReportDir)
-}
-
-// baseline reads the base run to compare with; a missing or unreadable baseline is logged and
-// the run is reported without deltas (the first run on a branch has none).
-func (d *Deps) baseline(in Inputs, run *result.Run) *reports.Comparison {
-	if in.Baseline == "" {
-		return nil
-	}
-	path := in.Baseline
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(d.Root, path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		d.logf("evalgate: baseline: %v (reporting without deltas)", err)
-		return nil
-	}
-	defer f.Close()
-	base, err := reports.ReadResults(f)
-	if err != nil {
-		d.logf("evalgate: baseline %s: %v (reporting without deltas)", in.Baseline, err)
-		return nil
-	}
-	return reports.Compare(base, run, reports.DefaultNoise)
 }

@@ -1,6 +1,6 @@
 // Package github is evalgate's GitHub REST layer on go-github v60: the sticky PR comment, the
-// check run with batched annotations, pull request files, collaborator permission and
-// reactions. Writes are serialised and spaced, and rate limits (403 and 429) are honoured.
+// check run with batched annotations, pull request files, collaborator permission,
+// reactions and workflow artifacts (the baseline). Writes are serialised and spaced, and rate limits (403 and 429) are honoured.
 package github
 
 import (
@@ -45,6 +45,8 @@ type Options struct {
 type Client struct {
 	gh   *gh.Client
 	opts Options
+	// plain is the HTTP client without the token, for hosts that are not the API.
+	plain *http.Client
 
 	writeMu   sync.Mutex
 	lastWrite time.Time
@@ -52,6 +54,10 @@ type Client struct {
 
 // New returns a client for apiURL (GITHUB_API_URL; GHES URLs end in /api/v3) with a token.
 func New(httpClient *http.Client, apiURL, token string, opts Options) (*Client, error) {
+	plain := httpClient
+	if plain == nil {
+		plain = &http.Client{Timeout: time.Minute}
+	}
 	c := gh.NewClient(httpClient)
 	if token != "" {
 		c = c.WithAuthToken(token)
@@ -81,7 +87,7 @@ func New(httpClient *http.Client, apiURL, token string, opts Options) (*Client, 
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Client{gh: c, opts: opts}, nil
+	return &Client{gh: c, opts: opts, plain: plain}, nil
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

@@ -60,7 +60,10 @@ func (c *Client) classify(resp *gh.Response, err error, backoff time.Duration) (
 	var rle *gh.RateLimitError
 	var abuse *gh.AbuseRateLimitError
 	var er *gh.ErrorResponse
+	var perm permanent
 	switch {
+	case errors.As(err, &perm):
+		return 0, false, nil
 	case errors.As(err, &rle):
 		return c.untilReset(rle.Rate.Reset.Time), true, nil
 	case errors.As(err, &abuse):
@@ -120,3 +123,9 @@ func (c *Client) untilReset(reset time.Time) time.Duration {
 	}
 	return d
 }
+
+// permanent marks an error no retry can cure (a 4xx from a host that is not the API, an
+// oversized download).
+type permanent struct{ error }
+
+func (p permanent) Unwrap() error { return p.error }

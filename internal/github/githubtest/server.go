@@ -101,6 +101,9 @@ type Server struct {
 	reactions map[int64][]string
 	faults    map[string][]*Fault
 	nextID    int64
+	artifacts []*Artifact
+	blob      *httptest.Server
+	blobReqs  []BlobRequest
 
 	inflight, maxWrites atomic.Int32
 }
@@ -111,6 +114,8 @@ func New(t testing.TB) *Server {
 		checks: map[int64]*CheckRun{}, reactions: map[int64][]string{}, faults: map[string][]*Fault{}, nextID: 1000}
 	mux := http.NewServeMux()
 	s.routes(mux)
+	s.artifactRoutes(mux)
+	s.startBlob()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		t.Errorf("githubtest: unexpected request %s %s", r.Method, r.URL.Path)
 		http.Error(w, "not found", http.StatusNotFound)

@@ -1,0 +1,183 @@
+package action
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/github/githubtest"
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/reports"
+)
+
+// scoredRun has n tests of one suite, each with score s (pass at 0.8).
+func scoredRun(n int, s float64) *result.Run {
+	run := &result.Run{Thresholds: result.DefaultThresholds}
+	su := &result.SuiteResult{Name: "support", Path: "evals/support.eval.yaml"}
+	for i := range n {
+		v := result.Pass
+		if s < 0.8 {
+			v = result.Fail
+		}
+		g := &result.GraderResult{Name: "answer", Type: "contains", Weight: 1, Verdict: v, Score: s, File: su.Path, Line: 3}
+		su.Tests = append(su.Tests, &result.TestResult{Suite: su.Name, ID: fmt.Sprintf("t%d", i), Verdict: v, Score: s, Threshold: 0.8,
+			File: su.Path, Line: 2, Graders: []*result.GraderResult{g}})
+	}
+	run.Suites = []*result.SuiteResult{su}
+	return run
+}
+
+// reportZip is an uploaded report directory: results.json at the top, beside other files.
+func reportZip(t *testing.T, run *result.Run, extra ...string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i+1 < len(extra); i += 2 {
+		w, _ := zw.Create(extra[i])
+		_, _ = io.WriteString(w, extra[i+1])
+	}
+	if run != nil {
+		w, _ := zw.Create("results.json")
+		if err := reports.WriteResults(w, run); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestAutoBaseline publishes a pull request's run with baseline: auto against the GitHub
+// fake: the base commit's artifact is found past the first page and compared with; every way
+// of finding none is a note, never a failure; a baseline never turns a failing gate green.
+func TestAutoBaseline(t *testing.T) {
+	t.Parallel()
+	const baseSHA = "b45e0000000000000000000000000000000000aa"
+	tests := []struct {
+		name     string
+		seed     func(t *testing.T, srv *githubtest.Server)
+		head     *result.Run
+		fork     bool
+		regress  bool
+		wantExit int
+		wantConc string
+		wantNote string
+		deltas   bool
+	}{
+		{"on the base commit, past the first page", func(t *testing.T, srv *githubtest.Server) {
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 1), "junit.xml", "<x/>")})
+			for range 120 { // newer runs on other branches push it to page two
+				srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "other", HeadBranch: "feature", Zip: reportZip(t, scoredRun(2, 0))})
+			}
+		}, scoredRun(2, 0.9), false, false, exitOK, "success", "Baseline: artifact `evalgate-report` of the base commit `b45e00000000`", true},
+		{"regression fails only with fail_on_regression", func(t *testing.T, srv *githubtest.Server) {
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 1))})
+		}, scoredRun(2, 0.85), false, true, exitGateFailed, "failure", "Baseline: artifact", true},
+		{"a fork's better baseline cannot pass a failing run", func(t *testing.T, srv *githubtest.Server) {
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 0))})
+		}, scoredRun(2, 0.5), true, false, exitGateFailed, "failure", "Baseline: artifact", true},
+		{"branch fallback", func(t *testing.T, srv *githubtest.Server) {
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "older", HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 1))})
+		}, scoredRun(2, 0.9), false, false, exitOK, "success", "the newest run on the base branch `main`", true},
+		{"list 404", func(t *testing.T, srv *githubtest.Server) {
+			srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
+		}, scoredRun(2, 0.9), false, true, exitOK, "success", "grant `permissions: actions: read`?)", false},
+		{"list 403 without actions: read", func(t *testing.T, srv *githubtest.Server) {
+			srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusForbidden, Body: `{"message":"Resource not accessible by integration"}`})
+		}, scoredRun(2, 0.9), false, true, exitOK, "success", "Resource not accessible by integration (does the workflow grant `permissions: actions: read`?)", false},
+		{"all expired", func(t *testing.T, srv *githubtest.Server) {
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Expired: true})
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "x", HeadBranch: "main", Expired: true})
+		}, scoredRun(2, 0.9), false, true, exitOK, "success", "every artifact named \"evalgate-report\" has expired", false},
+		{"fork-uploaded artifact on the base branch is ignored", func(t *testing.T, srv *githubtest.Server) {
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "evil", HeadBranch: "main", Fork: true, Zip: reportZip(t, scoredRun(2, 1))})
+		}, scoredRun(2, 0.9), false, true, exitOK, "success", "**No baseline:** no artifact named", false},
+		{"zip with traversal names", func(t *testing.T, srv *githubtest.Server) {
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main",
+				Zip: reportZip(t, nil, "../results.json", `{"schema_version":1}`, "../../etc/passwd", "x")})
+		}, scoredRun(2, 0.9), false, true, exitOK, "success", "no results.json at its top level", false},
+		{"not a results file", func(t *testing.T, srv *githubtest.Server) {
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, nil, "results.json", "{}")})
+		}, scoredRun(2, 0.9), false, true, exitOK, "success", "results.json: read results: no schema_version", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := githubtest.New(t)
+			tt.seed(t, srv)
+			gh, err := github.New(srv.Client(), srv.APIURL(), "s3cret-token", github.Options{Sleep: func(context.Context, time.Duration) error { return nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "head", Status: "in_progress"})
+			ev := &event.Event{Name: "pull_request", Owner: "acme", Repo: "agents", PR: 7, HeadSHA: "head", BaseSHA: baseSHA, BaseRef: "main", IsFork: tt.fork}
+			var log bytes.Buffer
+			d := &Deps{GitHub: gh, Event: ev, Log: &log, Out: io.Discard, Root: t.TempDir()}
+			in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Comment: "always",
+				Baseline: "auto", BaselineArtifact: "evalgate-report", FailOnRegression: tt.regress}
+			p := plan{sha: "head", pr: 7, base: baseSHA, baseRef: "main"}
+			pub := &publisher{d: d, in: in, p: p, checkID: id, forbidden: tt.fork}
+			if code := pub.publish(context.Background(), tt.head, nil, time.Time{}); code != tt.wantExit {
+				t.Fatalf("exit %d, want %d; log:\n%s", code, tt.wantExit, log.String())
+			}
+			if n, pages := srv.Count(githubtest.ListArtifacts), len(srv.BlobRequests()); strings.HasPrefix(tt.name, "on the base commit") && (n != 2 || pages != 1) {
+				t.Errorf("%d list requests and %d downloads, want 2 pages and 1 download", n, pages)
+			}
+			runs := srv.CheckRuns()
+			if len(runs) != 1 || runs[0].Conclusion != tt.wantConc {
+				t.Fatalf("check runs %+v, want one %s", runs, tt.wantConc)
+			}
+			if !strings.Contains(runs[0].Summary, tt.wantNote) {
+				t.Errorf("check run summary lacks %q:\n%s", tt.wantNote, runs[0].Summary)
+			}
+			if !tt.fork {
+				comments := srv.Comments(7)
+				if len(comments) != 1 || !strings.Contains(comments[0].Body, tt.wantNote) {
+					t.Fatalf("comment lacks the note %q: %+v", tt.wantNote, comments)
+				}
+				if has := strings.Contains(comments[0].Body, "Δ"); has != tt.deltas {
+					t.Errorf("comment shows deltas: %v, want %v:\n%s", has, tt.deltas, comments[0].Body)
+				}
+			}
+			for _, r := range srv.BlobRequests() {
+				if r.Authorization != "" {
+					t.Errorf("the blob host got Authorization %q", r.Authorization)
+				}
+			}
+			if strings.Contains(log.String(), "s3cret-token") {
+				t.Error("the token reached the log")
+			}
+		})
+	}
+}
+
+// TestAutoBaselineOutsidePullRequests: a push run (the one that uploads the baseline) and a
+// cancelled run ask nothing of the API and add no note.
+func TestAutoBaselineOutsidePullRequests(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	gh, err := github.New(srv.Client(), srv.APIURL(), "token", github.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Deps{GitHub: gh, Event: &event.Event{Name: "push", Owner: "acme", Repo: "agents"}, Log: io.Discard}
+	in := Inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
+	cmp, note := d.baseline(context.Background(), in, plan{sha: "abc"}, scoredRun(1, 1), false)
+	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
+		t.Fatalf("comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
+	}
+	// Nor does a cancelled pull request run, whose last seconds go to the check run.
+	cmp, note = d.baseline(context.Background(), in, plan{sha: "abc", pr: 7, base: "b", baseRef: "main"}, scoredRun(1, 1), true)
+	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
+		t.Fatalf("cancelled: comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
+	}
+}

@@ -1,0 +1,132 @@
+package github
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/github/githubtest"
+)
+
+// TestListArtifactsPaginates lists more artifacts than one page holds, filtered by name,
+// newest first, with the expired and fork flags of each.
+func TestListArtifactsPaginates(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	for i := range 150 {
+		srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "sha", HeadBranch: "main", Expired: i%50 == 0, Fork: i == 149})
+	}
+	srv.AddArtifact(githubtest.Artifact{Name: "other", HeadBranch: "main"})
+	c, _ := newClient(t, srv)
+	arts, err := c.ListArtifacts(context.Background(), "acme", "agents", "evalgate-report")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(arts) != 150 {
+		t.Fatalf("listed %d artifacts, want 150", len(arts))
+	}
+	if got := srv.Count(githubtest.ListArtifacts); got != 2 {
+		t.Errorf("%d list requests, want 2 pages", got)
+	}
+	expired := 0
+	for i, a := range arts {
+		if a.Name != "evalgate-report" {
+			t.Errorf("artifact %d is %q: the name filter was not applied", a.ID, a.Name)
+		}
+		if i > 0 && a.CreatedAt.After(arts[i-1].CreatedAt) {
+			t.Errorf("artifact %d is newer than the one before it", a.ID)
+		}
+		if a.Expired {
+			expired++
+		}
+	}
+	if expired != 3 {
+		t.Errorf("%d expired, want 3", expired)
+	}
+	if arts[0].SameRepo || !arts[1].SameRepo {
+		t.Errorf("SameRepo: newest (fork) %v, next %v", arts[0].SameRepo, arts[1].SameRepo)
+	}
+}
+
+// TestDownloadArtifactRedirect follows the 302 to the blob host without the token.
+func TestDownloadArtifactRedirect(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	id := srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", Zip: []byte("PK zip bytes")})
+	c, _ := newClient(t, srv)
+	b, err := c.DownloadArtifact(context.Background(), "acme", "agents", id, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != "PK zip bytes" {
+		t.Errorf("downloaded %q", b)
+	}
+	reqs := srv.BlobRequests()
+	if len(reqs) != 1 {
+		t.Fatalf("blob host got %d requests, want 1", len(reqs))
+	}
+	if reqs[0].Authorization != "" {
+		t.Errorf("the token reached the blob host: Authorization %q", reqs[0].Authorization)
+	}
+	if _, err := c.DownloadArtifact(context.Background(), "acme", "agents", id, 4); err == nil || !strings.Contains(err.Error(), "larger than 4 bytes") {
+		t.Errorf("over the cap: err %v", err)
+	}
+}
+
+// TestDownloadArtifactErrors: a 404, an expired artifact (410) and a missing blob fail at
+// once, without retries; a 502 is retried.
+func TestDownloadArtifactErrors(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	expired := srv.AddArtifact(githubtest.Artifact{Name: "r", Expired: true})
+	c, sl := newClient(t, srv)
+	ctx := context.Background()
+	for _, id := range []int64{999999, expired} {
+		if _, err := c.DownloadArtifact(ctx, "acme", "agents", id, 1<<20); err == nil {
+			t.Errorf("artifact %d: no error", id)
+		}
+	}
+	if n := srv.Count(githubtest.DownloadArtifact); n != 2 {
+		t.Errorf("%d download requests, want 2 (no retry of a 404 or 410)", n)
+	}
+	if len(sl.all()) != 0 {
+		t.Errorf("waited %v before failing for good", sl.all())
+	}
+	ok := srv.AddArtifact(githubtest.Artifact{Name: "r", Zip: []byte("zip")})
+	srv.Fail(githubtest.DownloadArtifact, githubtest.Fault{Status: http.StatusBadGateway, Body: `{"message":"bad gateway"}`})
+	if b, err := c.DownloadArtifact(ctx, "acme", "agents", ok, 1<<20); err != nil || string(b) != "zip" {
+		t.Errorf("after a 502: %q, %v", b, err)
+	}
+}
+
+// TestListArtifactsNotFound: a 404 (no access, or Actions disabled) is an error, not retried.
+func TestListArtifactsNotFound(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
+	c, _ := newClient(t, srv)
+	_, err := c.ListArtifacts(context.Background(), "acme", "agents", "evalgate-report")
+	if err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("err %v, want a 404", err)
+	}
+	if n := srv.Count(githubtest.ListArtifacts); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// TestDownloadArtifactBlobMissing: a 404 from the blob host fails at once, and the error does
+// not quote the signed URL.
+func TestDownloadArtifactBlobMissing(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Fail(githubtest.DownloadArtifact, githubtest.Fault{Status: http.StatusFound, Headers: map[string]string{"Location": srv.BlobURL() + "/blob/999?sig=signed"}})
+	c, _ := newClient(t, srv)
+	_, err := c.DownloadArtifact(context.Background(), "acme", "agents", 5, 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "404") || strings.Contains(err.Error(), "sig=") {
+		t.Fatalf("err %v: want a 404 that does not quote the signed URL", err)
+	}
+	if n := len(srv.BlobRequests()); n != 1 {
+		t.Errorf("%d blob requests, want 1 (a 404 is not retried)", n)
+	}
+}
