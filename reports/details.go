@@ -27,10 +27,10 @@ func (r *row) inDetails() bool {
 // hasDetails reports whether tv gets a details section under m's config.
 func (m *mdRenderer) hasDetails(tv *testView) bool {
 	t := tv.t
-	if t.Verdict == result.Pass && !m.cfg.passDetails {
+	if t.Verdict == result.Pass && !m.cfg.passDetails && !tv.flaky() {
 		return false
 	}
-	if t.Error != "" || len(t.Gates) > 0 || m.answer(tv) != "" || len(failedAssertions(t.Graders, 0)) > 0 || len(t.Turns) > 0 {
+	if t.Error != "" || len(t.Gates) > 0 || t.TrialSummary != nil || m.answer(tv) != "" || len(failedAssertions(t.Graders, 0)) > 0 || len(t.Turns) > 0 {
 		return true
 	}
 	for i := range tv.rows {
@@ -69,6 +69,7 @@ func (m *mdRenderer) writeDetails(b *sink, tv *testView) {
 	if len(t.Turns) > 0 {
 		b.WriteString(turnsLine(t) + "\n\n")
 	}
+	writeTrials(b, t)
 	listed := map[*result.GraderResult]bool{}
 	var items []string
 	for i := range tv.rows {

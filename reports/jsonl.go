@@ -47,6 +47,10 @@ type indexRow struct {
 	WorkspacePath   string         `json:"workspace_path,omitempty"`
 	EvalPath        string         `json:"eval_path,omitempty"`
 	Metadata        map[string]any `json:"metadata,omitempty"`
+	// Trials, Aggregation and CostLimited are AgentV's fields of a test run more than once.
+	Trials      []indexTrial   `json:"trials,omitempty"`
+	Aggregation map[string]any `json:"aggregation,omitempty"`
+	CostLimited bool           `json:"cost_limited,omitempty"`
 }
 
 type tokenUsage struct {
@@ -182,6 +186,9 @@ func indexRowOf(run *result.Run, s *result.SuiteResult, t *result.TestResult, ru
 		row.Metadata["gates"] = t.Gates
 	}
 	row.Scores = indexScores(t.Graders, th, 0)
+	if t.TrialSummary != nil {
+		row.Trials, row.Aggregation, row.CostLimited = indexTrials(t, th)
+	}
 	if len(t.Turns) > 0 {
 		row.Scores = conversationScores(t, th)
 		row.Metadata["aggregation"] = t.Aggregation

@@ -133,10 +133,27 @@ func (tv *testView) gated() bool { return len(tv.t.Gates) > 0 }
 func (tv *testView) regressed() bool { return tv.delta != nil && tv.delta.Change == Regression }
 
 // foldable reports whether tv may fold into its suite's count of passing tests.
-func (tv *testView) foldable() bool { return tv.t.Verdict == result.Pass && !tv.regressed() }
+func (tv *testView) foldable() bool {
+	return tv.t.Verdict == result.Pass && !tv.regressed() && !tv.flaky()
+}
+
+// flaky reports whether the test's trials disagreed.
+func (tv *testView) flaky() bool { return tv.t.TrialSummary != nil && tv.t.TrialSummary.Flaky }
 
 // note is the test's one-line reason: its error, or the gates that failed it.
 func (tv *testView) note() string {
+	t := tv.t
+	if tr := trialsNote(t.TrialSummary); tr != "" {
+		if rest := tv.plainNote(); rest != "" {
+			return tr + "; " + rest
+		}
+		return tr
+	}
+	return tv.plainNote()
+}
+
+// plainNote is the note of a single run: its error or its gates.
+func (tv *testView) plainNote() string {
 	t := tv.t
 	if t.Error != "" {
 		if t.FailureStage != "" {
@@ -222,6 +239,9 @@ func newView(run *result.Run, cmpr *Comparison) *view {
 				continue
 			}
 			tv := &testView{t: t, suite: sv, pos: ti, sev: severity(t.Verdict, len(t.Gates) > 0)}
+			if t.TrialSummary != nil && t.TrialSummary.Flaky {
+				tv.sev -= flakyFirst
+			}
 			tv.rows = flatten(nil, t.Graders, "", countGraders(t.Graders) > 1, 0)
 			if cmpr != nil {
 				tv.delta = cmpr.Test(s.Name, t.Label())

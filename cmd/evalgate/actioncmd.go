@@ -149,13 +149,13 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		if err != nil {
 			return nil, err
 		}
-		printStart(e.stderr, suites, in.Workers, plan)
+		printStart(e.stderr, suites, in.Workers, in.Trials, plan)
 		reportDir := in.ReportDir
 		if !filepath.IsAbs(reportDir) {
 			reportDir = filepath.Join(root, reportDir)
 		}
 		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
-			KeepDiff: reports.DiffFiles(reportDir, root, scrub), SingleTarget: w.targetFlag != "",
+			Trials: in.Trials, KeepDiff: reports.DiffFiles(reportDir, root, scrub), SingleTarget: w.targetFlag != "",
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
 	}
 	if code := action.Run(ctx, in, d); code != 0 {

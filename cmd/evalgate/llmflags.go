@@ -13,18 +13,20 @@ import (
 	"github.com/evalgate/evalgate/internal/cache"
 	"github.com/evalgate/evalgate/internal/llm/price"
 	"github.com/evalgate/evalgate/internal/llm/provider"
+	"github.com/evalgate/evalgate/internal/suite"
 )
 
 // defaultPrices is the prices file read, when present, relative to the repository root.
 const defaultPrices = ".evalgate/prices.yaml"
 
-// llmFlags are the run flags about model calls: cache, prices, budget, judge sampling.
+// llmFlags are the run flags about model calls: cache, prices, budget, judge sampling, trials.
 type llmFlags struct {
 	cacheDir     string
 	noCache      bool
 	prices       string
 	budgetUSD    float64
 	judgeSamples int
+	trials       int
 }
 
 func (f *llmFlags) register(fs *pflag.FlagSet) {
@@ -33,6 +35,7 @@ func (f *llmFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.prices, "prices", "", "YAML price table overriding the built-in one (default: "+defaultPrices+" when present)")
 	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting tests once the run has spent this many US dollars (0 = no limit)")
 	fs.IntVar(&f.judgeSamples, "judge-samples", 0, "ask the judge this many times per grader and report agreement (a grader's samples: wins)")
+	fs.IntVar(&f.trials, "trials", 0, "run each test this many times and combine them by the suite's execution.trials strategy (default pass_at_k); overrides execution.trials.count (0 = the suite's)")
 }
 
 func (f *llmFlags) check() error {
@@ -41,6 +44,8 @@ func (f *llmFlags) check() error {
 		return usageErr("--budget-usd must not be negative")
 	case f.judgeSamples < 0 || f.judgeSamples > 20:
 		return usageErr("--judge-samples must be between 0 and 20")
+	case f.trials < 0 || f.trials > suite.MaxTrials:
+		return usageErr("--trials must be between 0 and %d", suite.MaxTrials)
 	}
 	return nil
 }

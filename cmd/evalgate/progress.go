@@ -18,12 +18,18 @@ import (
 const maxNamed = 3
 
 // printStart says what the run is about to do, so a slow first test is not silence.
-func printStart(w io.Writer, suites []*suite.Suite, workers int, p *runPlan) {
-	tests := 0
+func printStart(w io.Writer, suites []*suite.Suite, workers, trials int, p *runPlan) {
+	tests, most := 0, trials
 	for _, s := range suites {
 		tests += len(s.Tests)
+		if trials == 0 && s.Trials != nil {
+			most = max(most, s.Trials.Count)
+		}
 	}
 	line := fmt.Sprintf("evalgate: running %s from %s, %d at a time", count(tests, "test"), count(len(suites), "suite"), min(workers, max(tests, 1)))
+	if most > 1 {
+		line += fmt.Sprintf(", up to %d trials each", most)
+	}
 	if p != nil {
 		line += " · target " + describeTargets(p.targets)
 		if len(p.judges) > 0 {

@@ -143,7 +143,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	printStart(e.stderr, suites, o.workers, plan)
+	printStart(e.stderr, suites, o.workers, o.llm.trials, plan)
 	var keepDiff func(suite, test, diff string) (string, error)
 	if o.out != "" {
 		keepDiff = reports.DiffFiles(o.out, root, scrub)
@@ -151,6 +151,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	run, runErr := engine.Run(ctx, suites, engine.Config{
 		KeepDiff:       keepDiff,
 		BudgetUSD:      o.llm.budgetUSD,
+		Trials:         o.llm.trials,
 		KeepWorkspaces: o.keepWS,
 		Workers:        o.workers,
 		Timeout:        o.timeout,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
 )
 
@@ -42,6 +43,8 @@ type Inputs struct {
 	BudgetUSD float64
 	// JudgeSamples asks the judge k times per grader (0 = each grader's own samples:).
 	JudgeSamples int
+	// Trials runs each test this many times (0 = each suite's execution.trials).
+	Trials int
 }
 
 // ParseInputs reads and checks the inputs; get is go-githubactions' GetInput.
@@ -82,6 +85,11 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 	if v := get("judge_samples"); v != "" {
 		if in.JudgeSamples, err = strconv.Atoi(v); err != nil || in.JudgeSamples < 0 || in.JudgeSamples > 20 {
 			return in, fmt.Errorf("input judge_samples must be a number from 0 to 20, not %q", v)
+		}
+	}
+	if v := get("trials"); v != "" {
+		if in.Trials, err = strconv.Atoi(v); err != nil || in.Trials < 0 || in.Trials > suite.MaxTrials {
+			return in, fmt.Errorf("input trials must be a number from 0 to %d, not %q", suite.MaxTrials, v)
 		}
 	}
 	in.Baseline = strings.TrimSpace(get("baseline"))

@@ -12,21 +12,21 @@ func TestParseInputs(t *testing.T) {
 	t.Parallel()
 	in, err := ParseInputs(func(k string) string {
 		return map[string]string{"suites": "evals/a/**\nevals/b/*.eval.yaml, extra.yaml", "workers": "8", "fail_on": "borderline",
-			"comment": "on_failure", "allow_fork_reruns": "true", "allow_fork_code": "1", "fail_on_regression": "true", "budget_usd": "2.5", "judge_samples": "3", "baseline": " auto "}[k]
+			"comment": "on_failure", "allow_fork_reruns": "true", "allow_fork_code": "1", "fail_on_regression": "true", "budget_usd": "2.5", "judge_samples": "3", "baseline": " auto ", "trials": "5"}[k]
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(in.Suites, []string{"evals/a/**", "evals/b/*.eval.yaml", "extra.yaml"}) || in.Workers != 8 ||
 		in.FailOn != reports.FailOnBorderline || in.Comment != "on_failure" || !in.AllowForkReruns || !in.AllowForkCode || !in.FailOnRegression ||
-		in.BudgetUSD != 2.5 || in.JudgeSamples != 3 || in.Baseline != "auto" {
+		in.BudgetUSD != 2.5 || in.JudgeSamples != 3 || in.Baseline != "auto" || in.Trials != 5 {
 		t.Fatalf("%+v", in)
 	}
 	if in.CheckName != "evalgate" || in.Command != "/evalgate" || in.ReportDir != ".evalgate/report" || in.BaselineArtifact != "evalgate-report" {
 		t.Fatalf("defaults: %+v", in)
 	}
 	for key, bad := range map[string]string{"workers": "0", "fail_on": "sometimes", "comment": "loudly", "allow_fork_reruns": "maybe", "allow_fork_code": "yes please", "fail_on_regression": "2",
-		"budget_usd": "-1", "judge_samples": "many"} {
+		"budget_usd": "-1", "judge_samples": "many", "trials": "101"} {
 		_, err := ParseInputs(func(k string) string {
 			if k == key {
 				return bad

@@ -44,3 +44,14 @@ func (b *budget) report() *result.Budget {
 	defer b.mu.Unlock()
 	return &result.Budget{LimitUSD: b.limit, SpentUSD: b.spent, NotRun: b.notRun}
 }
+
+// exhausted reports whether the budget is spent, without counting a test not run: a test's
+// further trials stop on it.
+func (b *budget) exhausted() bool {
+	if b.limit <= 0 {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.spent >= b.limit
+}

@@ -264,7 +264,7 @@ func TestConversationCutShortIsAnError(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s := convSuite(&suite.Conversation{Turns: turns("one", "two"), Aggregation: "max", OnTurnFailure: "continue"})
-	tr := runTest(ctx, withDefaults(cfgFor(cancelTarget{cancel: cancel}, 1)), s, s.Tests[0])
+	tr := runTest(ctx, withDefaults(cfgFor(cancelTarget{cancel: cancel}, 1)), s, s.Tests[0], 1)
 	if tr.Verdict != result.Error || !strings.Contains(tr.Error, "turn 2: not run: cancelled") || tr.Turns[1].Verdict != result.Skip {
 		t.Errorf("cut short: %s %q, turn 2 %+v", tr.Verdict, tr.Error, tr.Turns[1])
 	}

@@ -58,6 +58,8 @@ type Config struct {
 	// SingleTarget ignores execution.targets matrices: every test runs once, on the target
 	// Target resolves (a --target flag overrides the matrix, as in AgentV).
 	SingleTarget bool
+	// Trials, when > 0, overrides every suite's execution.trials.count (--trials).
+	Trials int
 	// KeepDiff, when set, stores the whole diff of a test whose result keeps only the first
 	// result.MaxFileChangesBytes of it, and says where (named in the result); nil drops the rest.
 	KeepDiff func(suite, test, diff string) (string, error)
@@ -150,9 +152,7 @@ func runWave(ctx context.Context, cfg Config, wave []*job, p *progress, b *budge
 					tr = j.skipped(why)
 				} else if tr = j.blocked(); tr == nil {
 					p.started(j.s, j.t)
-					tr = runTest(gctx, cfg, j.s, j.t)
-					b.spend(tr.Usage.CostUSD)
-					stop.observe(tr)
+					tr = runTrials(gctx, cfg, j.s, j.t, b, stop)
 				}
 				j.matrixLabel(tr)
 				*j.out = tr

@@ -13,7 +13,9 @@ import (
 )
 
 // runTest runs one test: target, then graders, then scoring. Every failure lands in the result.
-func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test) *result.TestResult {
+// trial is the 1-based trial number, the target's attempt ({ATTEMPT}, and part of a model
+// target's cache key, so that trials are not answered from one cached reply).
+func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test, trial int) *result.TestResult {
 	tr := newResult(s, t)
 	start := cfg.Now()
 	tr.StartedAt = start
@@ -26,7 +28,7 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test) *re
 	if err != nil {
 		return failed(tr, th, result.StageSetup, err)
 	}
-	req := &target.Request{Suite: s, Test: t, Prompt: tr.Input, Attempt: 1}
+	req := &target.Request{Suite: s, Test: t, Prompt: tr.Input, Attempt: trial}
 	var ws Workspace
 	if spec := workspaceOf(s, t); spec != nil {
 		if cfg.Workspace == nil {

@@ -169,6 +169,12 @@ type TestResult struct {
 	// ConversationScore is what the test's own graders gave the whole transcript of a
 	// conversation test; nil when it has none.
 	ConversationScore *float64 `json:"conversation_score,omitempty"`
+	// Trials are every trial of a test run more than once, in order; nil for a single run.
+	// The test's Score and Verdict then combine them by TrialSummary.Strategy, and its other
+	// fields are the best trial's.
+	Trials []*TrialResult `json:"trials,omitempty"`
+	// TrialSummary is how the trials combined; nil for a single run.
+	TrialSummary *Trials `json:"trial_summary,omitempty"`
 	// Err is the error behind Error, for code that acts on its kind; never serialised.
 	Err error `json:"-"`
 }

@@ -61,6 +61,8 @@ type Suite struct {
 	TargetPos Pos `json:"-"`
 	// Threshold is execution.threshold: the pass threshold for the suite's tests, nil = default.
 	Threshold *float64
+	// Trials is execution.trials, nil = each test runs once.
+	Trials *Trials `json:"trials,omitempty"`
 	// Workers is execution.workers, 0 = not set.
 	Workers int
 	// Workspace is the suite-level workspace, nil when the suite runs without one.

@@ -179,6 +179,11 @@ func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
 			s.Workers = v
 		}
 	}
+	if t, ok := f["trials"]; ok && !isNull(t) {
+		if s.Trials = r.trials(t); s.Trials != nil {
+			s.Trials.Pos = r.pos(keyNode(n, "trials"))
+		}
+	}
 	if t, ok := f["threshold"]; ok {
 		s.Threshold = r.threshold(t, "execution.threshold")
 	}

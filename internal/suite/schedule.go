@@ -11,8 +11,9 @@ import (
 // written. Each is a warning naming it, so that nobody believes it took effect.
 var unimplemented = map[string][]string{
 	"suite":     {"env", "scenarios", "output_path", "timeout_seconds", "evaluator", "defaults"},
-	"execution": {"cache", "trials", "budget_usd", "fail_on_error", "timeout_seconds", "skip_defaults"},
-	// A test's execution: skip_defaults, threshold, target and targets are read.
+	"execution": {"cache", "budget_usd", "fail_on_error", "timeout_seconds", "skip_defaults"},
+	// A test's execution: skip_defaults, threshold, target and targets are read. Trials are
+	// suite-wide, as in AgentV.
 	"test.execution": {"workers", "cache", "trials", "budget_usd", "fail_on_error", "timeout_seconds"},
 	"test":           {"suite"},
 }

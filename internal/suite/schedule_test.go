@@ -116,7 +116,6 @@ tests:
 		t.Fatalf("load: %s", dump(ds))
 	}
 	want := []string{
-		"2:3: warning: execution.trials is not implemented in evalgate; ignored",
 		"3:3: warning: execution.cache is not implemented in evalgate; ignored",
 		"4:3: warning: execution.fail_on_error is not implemented in evalgate; ignored",
 		"9:28: warning: test a: on_dependency_failure has no effect without depends_on",
@@ -213,8 +212,11 @@ func TestAgentVScheduleExamples(t *testing.T) {
 	if got := s.Runs(s.Tests[0]); !reflect.DeepEqual(got, []string{"copilot", "claude", "gemini-llm"}) {
 		t.Errorf("matrix %v", got)
 	}
-	if !strings.Contains(dump(ds), "22:3: warning: execution.trials is not implemented in evalgate; ignored") {
-		t.Errorf("no trials warning:\n%s", dump(ds))
+	if want := (&Trials{Count: 2, Strategy: TrialsPassAtK, CostLimitUSD: 2, Pos: s.Trials.Pos}); !reflect.DeepEqual(s.Trials, want) || s.Trials.Pos.Line != 22 {
+		t.Errorf("trials %+v, want %+v at line 22", s.Trials, want)
+	}
+	if strings.Contains(dump(ds), "trials") {
+		t.Errorf("trials still warned about:\n%s", dump(ds))
 	}
 
 	_, ds = load("examples/showcase/bug-fix-benchmark/evals/bug-fixes.eval.yaml")

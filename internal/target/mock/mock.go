@@ -43,7 +43,9 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 // Run returns the response for the test.
 func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, error) {
 	start := time.Now()
-	tag := llm.Tag{TestID: req.Test.ID}
+	// As for a model target, the attempt is the trial (0-based), so that recorded replies can
+	// differ per trial.
+	tag := llm.Tag{TestID: req.Test.ID, Attempt: max(req.Attempt-1, 0)}
 	if req.Suite != nil {
 		tag.Suite = req.Suite.Name
 	}

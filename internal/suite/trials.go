@@ -1,0 +1,80 @@
+package suite
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Trial strategies (AgentV's execution.trials.strategy).
+const (
+	// TrialsPassAtK passes a test when any trial passes; its score is the best trial's.
+	TrialsPassAtK = "pass_at_k"
+	// TrialsMean scores a test by the mean of its trials' scores.
+	TrialsMean = "mean"
+	// TrialsConfidenceInterval scores a test by the lower bound of the 95 % t-interval of
+	// its trials' mean score.
+	TrialsConfidenceInterval = "confidence_interval"
+)
+
+// MaxTrials bounds execution.trials.count and --trials: a typo of 1000 would otherwise run
+// the agent a thousand times per test.
+const MaxTrials = 100
+
+// Trials is execution.trials: how many times each test runs and how the runs combine.
+type Trials struct {
+	// Count is the number of trials per test (1 = trials off).
+	Count int
+	// Strategy is one of TrialsPassAtK (the default), TrialsMean, TrialsConfidenceInterval.
+	Strategy string
+	// CostLimitUSD stops a test's further trials once they have cost this much; 0 = none.
+	CostLimitUSD float64
+	// Pos is where the trials key is written.
+	Pos Pos `json:"-"`
+}
+
+var trialsKeys = []string{"count", "strategy", "cost_limit_usd", "costLimitUsd"}
+
+// trials reads execution.trials. AgentV warns about and ignores a bad value; evalgate
+// refuses it, because a suite meant to run five times that silently runs once gates on
+// one noisy sample.
+func (r *reader) trials(n *yaml.Node) *Trials {
+	f, ok := r.fields(n, "execution.trials", trialsKeys...)
+	if !ok {
+		return nil
+	}
+	tr := &Trials{Count: 1, Strategy: TrialsPassAtK}
+	if c, ok := f["count"]; ok && !isNull(c) {
+		if v, ok := r.integer(c, "execution.trials.count"); ok {
+			if v < 1 || v > MaxTrials {
+				r.errorf(c, "execution.trials.count must be between 1 and %d, not %d", MaxTrials, v)
+			} else {
+				tr.Count = v
+			}
+		}
+	} else {
+		r.errorf(resolve(n), "execution.trials needs a count (the number of times each test runs), e.g. trials: {count: 3}")
+	}
+	if s, ok := f["strategy"]; ok && !isNull(s) {
+		switch v := strings.TrimSpace(r.optStr(f, "strategy", "execution.trials")); v {
+		case TrialsPassAtK, TrialsMean, TrialsConfidenceInterval:
+			tr.Strategy = v
+		default:
+			r.errorf(s, "execution.trials.strategy must be pass_at_k, mean or confidence_interval, not %q", v)
+		}
+	}
+	key := "cost_limit_usd"
+	if _, ok := f[key]; !ok {
+		key = "costLimitUsd"
+	}
+	if c, ok := f[key]; ok && !isNull(c) {
+		if v, ok := r.num(c, "execution.trials."+key); ok {
+			if v <= 0 {
+				r.errorf(c, "execution.trials.%s must be a positive amount in US dollars, not %v (leave it out for no limit)", key, v)
+			} else {
+				tr.CostLimitUSD = v
+			}
+		}
+	}
+	return tr
+}
