@@ -7,6 +7,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/stats"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -181,24 +182,8 @@ func interval(xs []float64, mean float64) (sd, lo, hi float64) {
 		ss += (x - mean) * (x - mean)
 	}
 	sd = math.Sqrt(ss / float64(n-1))
-	margin := tCritical95(n-1) * sd / math.Sqrt(float64(n))
+	margin := stats.T95(n-1) * sd / math.Sqrt(float64(n))
 	return sd, clamp01(mean - margin), clamp01(mean + margin)
-}
-
-// t95 are two-tailed 95 % critical values of Student's t for 1–29 degrees of freedom, as in
-// AgentV's trials.ts; from 30 on it uses 1.96.
-var t95 = [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-	2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086,
-	2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045}
-
-func tCritical95(df int) float64 {
-	switch {
-	case df < 1:
-		return t95[0]
-	case df > len(t95):
-		return 1.96
-	}
-	return t95[df-1]
 }
 
 func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
