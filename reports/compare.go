@@ -50,8 +50,9 @@ type TestDelta struct {
 	BaseScore float64        `json:"base_score"`
 	HeadScore float64        `json:"head_score"`
 	// Delta is HeadScore − BaseScore, nil unless both sides have a score (not error or skip).
-	Delta    *float64          `json:"delta,omitempty"`
-	Change   Change            `json:"change"`
+	Delta  *float64 `json:"delta,omitempty"`
+	Change Change   `json:"change"`
+	Spread
 	Criteria []*CriterionDelta `json:"criteria,omitempty"`
 }
 
@@ -67,6 +68,7 @@ type CriterionDelta struct {
 	HeadScore float64        `json:"head_score"`
 	Delta     *float64       `json:"delta,omitempty"`
 	Change    Change         `json:"change"`
+	Spread
 }
 
 type pairKey struct {
@@ -75,9 +77,11 @@ type pairKey struct {
 }
 
 // Compare pairs base and head tests by (suite name, test id) and their criteria by (grader,
-// criterion id). A test or criterion regresses when its score fell by at least noise, or its
-// verdict crossed into fail or error from pass or borderline; it improves when its score rose by
-// at least noise. Scores are compared only when both sides have one. noise ≤ 0 (or NaN) means
+// criterion id). With two or more trials on both sides a test (or criterion, over its per-trial
+// pass rate) regresses only when the 95 % Welch t-interval of its Δ lies below 0 and the Δ is at
+// least noise (see decide). Otherwise a test or criterion regresses when its score fell by at
+// least noise, or its verdict crossed into fail or error from pass or borderline; it improves
+// when its score rose by at least noise. Scores are compared only when both sides have one. noise ≤ 0 (or NaN) means
 // DefaultNoise. Either run may be nil (everything is then added or removed).
 func Compare(base, head *result.Run, noise float64) *Comparison {
 	if !(noise > 0) || math.IsInf(noise, 0) {
@@ -109,7 +113,7 @@ func Compare(base, head *result.Run, noise float64) *Comparison {
 		if b, ok := baseTests[k]; ok {
 			delete(baseTests, k)
 			d.Base, d.BaseScore = b.Verdict, finite(b.Score)
-			d.Delta, d.Change = classify(d.Base, d.Head, d.BaseScore, d.HeadScore, noise)
+			d.Delta, d.Change, d.Spread = decide(d.Base, d.Head, d.BaseScore, d.HeadScore, noise, trialScores(b), trialScores(t))
 			d.Criteria = compareCriteria(b, t, noise)
 			if d.Delta != nil {
 				sum += *d.Delta
@@ -177,7 +181,8 @@ func compareCriteria(base, head *result.TestResult, noise float64) []*CriterionD
 		if b, ok := baseRows[k]; ok {
 			delete(baseRows, k)
 			d.Base, d.BaseScore = b.verdict, finite(b.score)
-			d.Delta, d.Change = classify(d.Base, d.Head, d.BaseScore, d.HeadScore, noise)
+			d.Delta, d.Change, d.Spread = decide(d.Base, d.Head, d.BaseScore, d.HeadScore, noise,
+				criterionPasses(base, k.a, k.b), criterionPasses(head, k.a, k.b))
 		} else {
 			d.Change = Added
 		}

@@ -193,7 +193,7 @@ func testDeltaCell(d *TestDelta) string {
 	if d == nil {
 		return ""
 	}
-	return deltaCell(d.Change, d.Delta)
+	return deltaCell(d.Change, d.Delta, d.Spread)
 }
 
 func critDeltaCell(td *TestDelta, cd *CriterionDelta) string {
@@ -203,13 +203,18 @@ func critDeltaCell(td *TestDelta, cd *CriterionDelta) string {
 		}
 		return ""
 	}
-	return deltaCell(cd.Change, cd.Delta)
+	return deltaCell(cd.Change, cd.Delta, cd.Spread)
 }
 
-func deltaCell(ch Change, d *float64) string {
+// deltaCell is a Markdown Δ cell: "⬇️ -0.18 [-0.30, -0.06]" for a regression found over
+// trials (the bracket is the 95 % interval), "⬇️ -0.30" under the noise threshold.
+func deltaCell(ch Change, d *float64, sp Spread) string {
 	val := "—"
 	if d != nil {
 		val = signed(*d)
+		if sp.CILow != nil && sp.CIHigh != nil {
+			val += " [" + signed(*sp.CILow) + ", " + signed(*sp.CIHigh) + "]"
+		}
 	}
 	switch ch {
 	case Added:
