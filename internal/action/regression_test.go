@@ -1,0 +1,88 @@
+package action
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/github/githubtest"
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/reports"
+)
+
+// passingTrials is a one-test run whose test passed by the mean of its trials' scores.
+func passingTrials(scores ...float64) *result.Run {
+	t := &result.TestResult{Suite: "s", ID: "t", Verdict: result.Pass, Threshold: 0.8,
+		TrialSummary: &result.Trials{Strategy: "mean", Count: len(scores), Ran: len(scores), Passed: len(scores)}}
+	for i, s := range scores {
+		t.Score += s / float64(len(scores))
+		t.Trials = append(t.Trials, &result.TrialResult{Trial: i + 1, Score: s, Verdict: result.Pass})
+	}
+	return &result.Run{Thresholds: result.DefaultThresholds, Suites: []*result.SuiteResult{{Name: "s", Tests: []*result.TestResult{t}}}}
+}
+
+// TestFailOnRegressionGatesOnSignificantTests publishes a passing run against a baseline with
+// fail_on_regression: only a significant per-test regression fails the gate, and when it does,
+// check-run.json says what the posted check run says (issue #15).
+func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
+	t.Parallel()
+	base := passingTrials(1, 1, 0.95, 1, 1)
+	tests := []struct {
+		name  string
+		head  *result.Run
+		want  string
+		code  int
+		title string
+	}{
+		{"significant drop fails", passingTrials(0.85, 0.8, 0.85, 0.8, 0.85), reports.ConclusionFailure, exitGateFailed, "1 regression(s) against the baseline"},
+		{"noisy drop beyond the noise threshold passes", passingTrials(1, 0.4, 1, 1, 0.9), reports.ConclusionSuccess, exitOK, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			var buf bytes.Buffer
+			if err := reports.WriteResults(&buf, base); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "base.json"), buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			srv := githubtest.New(t)
+			gh, err := github.New(srv.Client(), srv.APIURL(), "token", github.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "abc", Status: "in_progress"})
+			d := &Deps{GitHub: gh, Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Out: io.Discard, Root: dir}
+			in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Baseline: "base.json", FailOnRegression: true}
+			pub := &publisher{d: d, in: in, p: plan{sha: "abc"}, checkID: id}
+			if code := pub.publish(context.Background(), tc.head, nil, time.Time{}); code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			runs := srv.CheckRuns()
+			if len(runs) != 1 || runs[0].Conclusion != tc.want || !strings.HasPrefix(runs[0].Title, tc.title) {
+				t.Fatalf("check runs %+v, want one concluded %s titled %q…", runs, tc.want, tc.title)
+			}
+			raw, err := os.ReadFile(filepath.Join(dir, "report", reports.FileCheckRun))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var file reports.CheckOutput
+			if err := json.Unmarshal(raw, &file); err != nil {
+				t.Fatal(err)
+			}
+			if file.Conclusion != runs[0].Conclusion || file.Title != runs[0].Title {
+				t.Errorf("check-run.json says %s %q, the posted check run %s %q", file.Conclusion, file.Title, runs[0].Conclusion, runs[0].Title)
+			}
+		})
+	}
+}
