@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"math"
+
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/stats"
 )
@@ -16,7 +18,8 @@ const (
 // Spread is the 95 % interval of a Δ measured over trials, and how the change was decided.
 // It is embedded in TestDelta and CriterionDelta (additive JSON fields).
 type Spread struct {
-	// CILow and CIHigh bound the 95 % Welch t-interval of Δ; nil under the threshold method.
+	// CILow and CIHigh bound the 95 % Welch t-interval of Δ, clamped to [−1, 1]; nil under the
+	// threshold method.
 	CILow  *float64 `json:"ci_low,omitempty"`
 	CIHigh *float64 `json:"ci_high,omitempty"`
 	// Method is MethodWelch or MethodThreshold; "" for an added or removed test.
@@ -34,7 +37,9 @@ func decide(base, head result.Verdict, bs, hs, noise float64, bsamp, hsamp []flo
 		d, ch := classify(base, head, bs, hs, noise)
 		return d, ch, Spread{Method: MethodThreshold}
 	}
-	d, lo, hi := iv.Delta, iv.Low, iv.High
+	// Scores lie in [0, 1], so Δ lies in [−1, 1]; clamping the interval there (as AgentV clamps
+	// a trial interval to [0, 1]) changes no decision, only what the reader sees.
+	d, lo, hi := iv.Delta, math.Max(iv.Low, -1), math.Min(iv.High, 1)
 	sp := Spread{CILow: &lo, CIHigh: &hi, Method: MethodWelch}
 	switch {
 	case hi < -eps && d <= -noise+eps:

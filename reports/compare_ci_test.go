@@ -32,7 +32,7 @@ func TestDecide(t *testing.T) {
 		{"noisy drop beyond noise spans zero", P, F, 0.85, 0.73, five(0.9, 0.8, 0.85), five(0.6, 0.9, 0.7),
 			Unchanged, MethodWelch, -0.116667, -0.515968, 0.282635},
 		{"pass rate 1 to 3/5 is not significant", P, F, 1, 0.6, five(1, 1, 1), five(0, 1, 1, 0, 1),
-			Unchanged, MethodWelch, -0.4, -1.079978, 0.279978},
+			Unchanged, MethodWelch, -0.4, -1, 0.279978}, // clamped from -1.079978,
 		{"significant but below noise", P, P, 0.9, 0.85, five(0.9, 0.9, 0.9), five(0.85, 0.85, 0.85),
 			Unchanged, MethodWelch, -0.05, -0.05, -0.05},
 		{"zero variance both sides is exact", P, B, 0.8, 0.5, five(0.8, 0.8), five(0.5, 0.5),
@@ -135,5 +135,9 @@ func TestCompareTrials(t *testing.T) {
 	}
 	if got, want := testDeltaCell(c.Test("s", "single")), "⬇️ -0.20"; got != want {
 		t.Errorf("delta cell %q, want %q", got, want)
+	}
+	md := NewReport(head, c).Comment(CommentOptions{})
+	if want := "(-0.20 over trials, 95 % CI [-0.28, -0.12])"; !strings.Contains(md, want) {
+		t.Errorf("the regression list lacks %q:\n%s", want, md)
 	}
 }

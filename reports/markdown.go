@@ -264,7 +264,7 @@ func (m *mdRenderer) writeComparison(b *sink) {
 		}
 		listed++
 		fmt.Fprintf(b, "- ⬇️ %s › %s: %s %s → %s %s%s\n", mdText(clip(d.Suite, 80)), codeSpan(clip(d.ID, 120), false),
-			emoji(d.Base), scoreOrDash(d.Base, d.BaseScore), emoji(d.Head), scoreOrDash(d.Head, d.HeadScore), deltaParen(d.Delta))
+			emoji(d.Base), scoreOrDash(d.Base, d.BaseScore), emoji(d.Head), scoreOrDash(d.Head, d.HeadScore), deltaParen(d.Delta, d.Spread))
 	}
 	// Tests of suites the head no longer has: no suite section will mention them.
 	present := map[string]bool{}
@@ -292,9 +292,14 @@ func scoreOrDash(v result.Verdict, s float64) string {
 	return verdictWord(v)
 }
 
-func deltaParen(d *float64) string {
+// deltaParen is the Δ after a listed regression; over trials it is the difference of the trial
+// means, which can differ from the scores' difference (pass_at_k scores the best trial).
+func deltaParen(d *float64, sp Spread) string {
 	if d == nil {
 		return ""
+	}
+	if sp.CILow != nil && sp.CIHigh != nil {
+		return " (" + signed(*d) + " over trials, 95 % CI [" + signed(*sp.CILow) + ", " + signed(*sp.CIHigh) + "])"
 	}
 	return " (" + signed(*d) + ")"
 }
