@@ -177,11 +177,8 @@ func interval(xs []float64, mean float64) (sd, lo, hi float64) {
 	if n < 2 {
 		return 0, clamp01(mean), clamp01(mean)
 	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	sd = math.Sqrt(ss / float64(n-1))
+	_, variance := stats.MeanVar(xs)
+	sd = math.Sqrt(variance)
 	margin := stats.T95(n-1) * sd / math.Sqrt(float64(n))
 	return sd, clamp01(mean - margin), clamp01(mean + margin)
 }
