@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -312,5 +314,52 @@ func TestGradeSamples(t *testing.T) {
 	}
 	if c.reqs[2].Tag.Sample != 2 {
 		t.Fatalf("sample tag = %d", c.reqs[2].Tag.Sample)
+	}
+}
+
+// TestGradeSampleScores checks that Agreement keeps every sample's score, normalised like the
+// criterion's own score, so a baseline comparison can run an interval over them.
+func TestGradeSampleScores(t *testing.T) {
+	t.Parallel()
+	ck := func(style bool) string {
+		return fmt.Sprintf(`{"checks":[{"id":"subtract-added","satisfied":true},{"id":"no-regress","satisfied":true},{"id":"style","satisfied":%t}]}`, style)
+	}
+	rg := func(acc int) string {
+		return fmt.Sprintf(`{"checks":[{"id":"accuracy","score":%d,"reasoning":"r"},{"id":"brevity","score":9,"reasoning":"r"}]}`, acc)
+	}
+	lk := func(corr int) string {
+		return fmt.Sprintf(`{"checks":[{"id":"correctness","score":%d},{"id":"efficiency","score":4},{"id":"overall","score":4}]}`, corr)
+	}
+	tests := []struct {
+		name    string
+		g       *suite.Grader
+		replies []string
+		crit    int
+		want    []float64
+		mean    float64
+	}{
+		{"checklist as 1 and 0", checklist(), []string{ck(true), ck(false), ck(true)}, 2, []float64{1, 0, 1}, 2.0 / 3},
+		{"range over 10", ranged(), []string{rg(6), rg(8), rg(7)}, 0, []float64{0.6, 0.8, 0.7}, 0.7},
+		{"likert from its minimum", likert(), []string{lk(5), lk(3), lk(1)}, 0, []float64{1, 0.5, 0}, 0.5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.g.Samples = len(tc.replies)
+			r := (&Judge{Client: &scripted{replies: tc.replies}}).Grade(context.Background(), tc.g, input(), th)
+			a := r.Criteria[tc.crit].Agreement
+			if a == nil || a.Samples != len(tc.replies) || len(a.Scores) != len(tc.want) {
+				t.Fatalf("agreement = %+v, want %d scores %v", a, len(tc.want), tc.want)
+			}
+			for i, w := range tc.want {
+				if math.Abs(a.Scores[i]-w) > 1e-9 {
+					t.Errorf("scores = %v, want %v", a.Scores, tc.want)
+					break
+				}
+			}
+			if math.Abs(a.Mean-tc.mean) > 1e-9 {
+				t.Errorf("mean = %v, want %v", a.Mean, tc.mean)
+			}
+		})
 	}
 }

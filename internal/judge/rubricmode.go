@@ -132,9 +132,9 @@ func (s *session) ask(ctx context.Context, mode suite.Mode, want []string, sampl
 func (s *session) merge(mode suite.Mode, want []string, samples []map[string]rubric.Check) ([]rubric.Check, map[string]*result.Agreement) {
 	agreement := map[string]*result.Agreement{}
 	var out []rubric.Check
-	width := 10.0
+	low, width := 0.0, 10.0
 	if s.g.Likert != nil {
-		width = float64(s.g.Likert.Max - s.g.Likert.Min)
+		low, width = float64(s.g.Likert.Min), float64(s.g.Likert.Max-s.g.Likert.Min)
 	}
 	for _, id := range want {
 		var good []rubric.Check
@@ -159,7 +159,7 @@ func (s *session) merge(mode suite.Mode, want []string, samples []map[string]rub
 			out = append(out, good[0])
 			continue
 		}
-		m, a := combine(mode, good, width)
+		m, a := combine(mode, good, low, width)
 		a.Samples = len(samples)
 		agreement[id] = a
 		out = append(out, m)
@@ -167,15 +167,21 @@ func (s *session) merge(mode suite.Mode, want []string, samples []map[string]rub
 	return out, agreement
 }
 
-func combine(mode suite.Mode, good []rubric.Check, width float64) (rubric.Check, *result.Agreement) {
+// combine reduces a criterion's usable samples to one check and their agreement. Scores keeps
+// each sample normalised as the criterion's score is (checklist 1 or 0, (raw − low) / width
+// otherwise), so a comparison can run a Welch interval over them.
+func combine(mode suite.Mode, good []rubric.Check, low, width float64) (rubric.Check, *result.Agreement) {
 	m := good[0]
-	a := &result.Agreement{}
+	a := &result.Agreement{Scores: make([]float64, 0, len(good))}
 	if mode == suite.ModeChecklist {
 		yes := 0
 		for _, c := range good {
+			v := 0.0
 			if *c.Satisfied {
 				yes++
+				v = 1
 			}
+			a.Scores = append(a.Scores, v)
 		}
 		v := yes*2 > len(good)
 		m.Satisfied = &v
@@ -192,11 +198,12 @@ func combine(mode suite.Mode, good []rubric.Check, width float64) (rubric.Check,
 	for _, c := range good {
 		v := float64(*c.Score)
 		lo, hi, sum = math.Min(lo, v), math.Max(hi, v), sum+v
+		a.Scores = append(a.Scores, (v-low)/width)
 	}
 	mean := sum / float64(len(good))
 	r := int(math.Floor(mean + 0.5))
 	m.Score = &r
-	a.Mean = mean / width
+	a.Mean = (mean - low) / width
 	a.Spread = (hi - lo) / width
 	a.Ratio = 1 - a.Spread
 	a.Unstable = a.Spread > 0.2

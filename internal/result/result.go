@@ -278,6 +278,9 @@ type Agreement struct {
 	Spread float64 `json:"spread"`
 	// Unstable is true when the samples disagree beyond tolerance.
 	Unstable bool `json:"unstable,omitempty"`
+	// Scores are the usable samples' normalised scores in [0, 1] (checklist 1 or 0), in
+	// sample order; a baseline comparison runs its Welch interval over them.
+	Scores []float64 `json:"scores,omitempty"`
 }
 
 // Assertion is one checked statement, AgentV's {text, passed, evidence}.
