@@ -181,8 +181,8 @@ func compareCriteria(base, head *result.TestResult, noise float64) []*CriterionD
 		if b, ok := baseRows[k]; ok {
 			delete(baseRows, k)
 			d.Base, d.BaseScore = b.verdict, finite(b.score)
-			d.Delta, d.Change, d.Spread = decide(d.Base, d.Head, d.BaseScore, d.HeadScore, noise,
-				criterionPasses(base, k.a, k.b), criterionPasses(head, k.a, k.b))
+			bsamp, hsamp := criterionSamples(base, head, k, b, r)
+			d.Delta, d.Change, d.Spread = decide(d.Base, d.Head, d.BaseScore, d.HeadScore, noise, bsamp, hsamp)
 		} else {
 			d.Change = Added
 		}

@@ -9,7 +9,8 @@ import (
 
 // Methods of deciding a change, recorded on each paired delta.
 const (
-	// MethodWelch is Welch's t-interval over the trials of both sides.
+	// MethodWelch is Welch's t-interval over the trials (or, for a criterion without trials,
+	// the judge samples) of both sides.
 	MethodWelch = "welch-t"
 	// MethodThreshold is the fixed noise threshold, used when either side has one sample.
 	MethodThreshold = "threshold"
@@ -87,4 +88,30 @@ func criterionPasses(t *result.TestResult, grader, crit string) []float64 {
 		return out
 	}
 	return nil
+}
+
+// criterionSamples are the samples a criterion pair is decided over: the per-trial pass rates
+// when both sides ran trials, else the judge samples when neither side ran trials and both
+// asked the judge at least twice, else none (the threshold rules).
+func criterionSamples(base, head *result.TestResult, k pairKey, b, h row) ([]float64, []float64) {
+	bt, ht := criterionPasses(base, k.a, k.b), criterionPasses(head, k.a, k.b)
+	if bt != nil && ht != nil {
+		return bt, ht
+	}
+	if bt != nil || ht != nil {
+		return nil, nil
+	}
+	return judgeSamples(b), judgeSamples(h)
+}
+
+// judgeSamples are a criterion's normalised judge sample scores, nil with fewer than two.
+func judgeSamples(r row) []float64 {
+	if r.c == nil || r.c.Agreement == nil || len(r.c.Agreement.Scores) < 2 {
+		return nil
+	}
+	out := make([]float64, len(r.c.Agreement.Scores))
+	for i, s := range r.c.Agreement.Scores {
+		out[i] = finite(s)
+	}
+	return out
 }

@@ -141,3 +141,65 @@ func TestCompareTrials(t *testing.T) {
 		t.Errorf("the regression list lacks %q:\n%s", want, md)
 	}
 }
+
+// sampled is trialTest with the judge asked once per score: the criterion's agreement keeps
+// the sample scores.
+func sampled(id string, t *result.TestResult, scores ...float64) *result.TestResult {
+	t.ID = id
+	t.Graders[0].Criteria[0].Agreement = &result.Agreement{Samples: len(scores), Scores: scores}
+	return t
+}
+
+// TestCompareJudgeSamples decides criteria without trials over their judge samples: a
+// significant drop regresses, a noisy one does not; trials, when both sides have them, win;
+// samples on one side only keep the threshold.
+func TestCompareJudgeSamples(t *testing.T) {
+	t.Parallel()
+	P, F := result.Pass, result.Fail
+	tests := []struct {
+		name       string
+		base, head *result.TestResult
+		want       Change
+		method     string
+		delta      float64
+		lo, hi     float64
+	}{
+		{"significant drop over samples",
+			sampled("c", trialTest("", P, 0, 0.85), 0.9, 0.8, 0.85),
+			sampled("c", trialTest("", result.Borderline, 0, 0.65), 0.6, 0.7, 0.65),
+			Regression, MethodWelch, -0.2, -0.31333, -0.08667},
+		{"noisy drop with a crossed verdict",
+			sampled("c", trialTest("", P, 0, 0.85), 0.9, 0.8, 0.85),
+			sampled("c", trialTest("", F, 0, 0.7), 0.6, 0.9, 0.7),
+			Unchanged, MethodWelch, -0.116667, -0.515968, 0.282635},
+		{"trials on both sides win over samples",
+			sampled("c", trialTest("", P, 3, 0.9, 0.9, 0.9), 0.9, 0.8, 0.85),
+			sampled("c", trialTest("", P, 3, 0.9, 0.9, 0.9), 0.6, 0.7, 0.65),
+			Unchanged, MethodWelch, 0, 0, 0},
+		{"samples on one side keep the threshold",
+			sampled("c", trialTest("", P, 0, 0.85), 0.9, 0.8, 0.85),
+			trialTest("c", P, 0, 0.8),
+			Unchanged, MethodThreshold, -0.05, math.NaN(), math.NaN()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cd := Compare(trialRun(tc.base), trialRun(tc.head), 0).Test("s", "c").Criterion("rubrics", "correct")
+			if cd == nil || cd.Change != tc.want || cd.Method != tc.method {
+				t.Fatalf("criterion %+v, want %s by %q", cd, tc.want, tc.method)
+			}
+			if cd.Delta == nil || math.Abs(*cd.Delta-tc.delta) > 1e-4 {
+				t.Errorf("delta = %v, want %v", cd.Delta, tc.delta)
+			}
+			if math.IsNaN(tc.lo) {
+				if cd.CILow != nil {
+					t.Errorf("interval under the threshold method")
+				}
+				return
+			}
+			if cd.CILow == nil || cd.CIHigh == nil || math.Abs(*cd.CILow-tc.lo) > 1e-4 || math.Abs(*cd.CIHigh-tc.hi) > 1e-4 {
+				t.Errorf("interval = %v..%v, want %v..%v", cd.CILow, cd.CIHigh, tc.lo, tc.hi)
+			}
+		})
+	}
+}
