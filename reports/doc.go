@@ -86,4 +86,10 @@
 // its score fell by at least the noise (default 0.1, AgentV's) or its verdict went from pass or
 // borderline to fail or error; it improves when its score rose by at least the noise. Added and
 // removed tests are shown, never counted as regressions.
+//
+// # Stability
+//
+// This package is importable but is not public API: its exported identifiers may change in any
+// release. The stable interface is the files it writes, above all results.json, whose schema is
+// the results model (internal/result) versioned by its schema_version field. See ARCHITECTURE.md.
 package reports

@@ -2,6 +2,9 @@
 // grader and criterion scored, and the verdicts. It is plain data with stable JSON names (the
 // results.json schema, versioned by SchemaVersion); the engine fills it, reports render it and
 // publishing posts it. Nothing here computes a score: that is package rubric's job.
+//
+// The Go types are not public API; their JSON form is: a change to the JSON that breaks
+// readers bumps SchemaVersion.
 package result
 
 import (
