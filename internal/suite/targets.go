@@ -252,3 +252,9 @@ func (r *reader) targetFiles(n *yaml.Node, t *TargetConfig) {
 		}
 	}
 }
+
+// Vendor is the entry as a model client reads it (internal/llm/provider.Entry): plain values,
+// so the clients need not import the suite model.
+func (t *TargetConfig) Vendor() (name, provider, pos string, settings map[string]any, unset map[string]string) {
+	return t.Name, t.Provider, t.Pos.String(), t.Settings, t.Unset
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/evalgate/evalgate/internal/llm/limit"
 	"github.com/evalgate/evalgate/internal/llm/price"
 	"github.com/evalgate/evalgate/internal/llm/retry"
-	"github.com/evalgate/evalgate/internal/suite"
 )
 
 // DefaultTimeout bounds one attempt of one call, reply body included.
@@ -44,14 +43,15 @@ type Endpoint struct {
 // ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL. A default applies only to a setting the entry
 // does not write: one written but empty (api_key: ${{ MY_KEY }} with MY_KEY unset) is an
 // error, since falling back would send another key, or send the key to another host.
-func Resolve(cfg *suite.TargetConfig, getenv func(string) string) (*Endpoint, error) {
+func Resolve(e Entry, getenv func(string) string) (*Endpoint, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	s := &settings{m: cfg.Settings, unset: cfg.Unset}
+	cfg := read(e)
+	s := &settings{m: cfg.settings, unset: cfg.unset}
 	var keyVar string
-	ep := &Endpoint{Provider: cfg.Provider, Format: s.str("api_format")}
-	switch cfg.Provider {
+	ep := &Endpoint{Provider: cfg.provider, Format: s.str("api_format")}
+	switch cfg.provider {
 	case "openai":
 		keyVar = "OPENAI_API_KEY"
 		ep.Model = s.orEnv(getenv, []string{"model", "deployment"})
@@ -87,10 +87,10 @@ func Resolve(cfg *suite.TargetConfig, getenv func(string) string) (*Endpoint, er
 		ep.BaseURL = s.orEnv(getenv, []string{"base_url", "endpoint"}, "ANTHROPIC_BASE_URL")
 		ep.Version = s.str("version", "api_version")
 	default:
-		return nil, fmt.Errorf("%s: target %s: provider %q is not a model vendor", cfg.Pos, cfg.Name, cfg.Provider)
+		return nil, fmt.Errorf("%s: target %s: provider %q is not a model vendor", cfg.pos, cfg.name, cfg.provider)
 	}
 	if ep.Model == "" && !s.written("model", "deployment") {
-		if cfg.Provider == "azure" {
+		if cfg.provider == "azure" {
 			s.errs = append(s.errs, "model is not set: set model: (the deployment) on the target, or the AZURE_OPENAI_DEPLOYMENT environment variable")
 		} else {
 			s.errs = append(s.errs, "model is not set")
@@ -99,7 +99,7 @@ func Resolve(cfg *suite.TargetConfig, getenv func(string) string) (*Endpoint, er
 	if ep.APIKey == "" && !s.written("api_key") {
 		s.errs = append(s.errs, fmt.Sprintf("api_key is not set: set the %s environment variable, or api_key: ${{ YOUR_VARIABLE }} on the target", keyVar))
 	}
-	if cfg.Provider != "anthropic" && ep.Format != "chat" && ep.Format != "responses" {
+	if cfg.provider != "anthropic" && ep.Format != "chat" && ep.Format != "responses" {
 		s.errs = append(s.errs, fmt.Sprintf("api_format %q: want chat or responses", ep.Format))
 	}
 	if t, ok := s.nonNeg("temperature"); ok {
@@ -114,7 +114,7 @@ func Resolve(cfg *suite.TargetConfig, getenv func(string) string) (*Endpoint, er
 	ep.Retry = retryPolicy(s)
 	ep.Limit = limit.Config{MaxInFlight: s.integer("max_in_flight"), RequestsPerMinute: s.integer("requests_per_minute", "rpm"),
 		TokensPerMinute: s.integer("tokens_per_minute", "tpm")}
-	if p, ok := cfg.Settings["pricing"].(map[string]any); ok {
+	if p, ok := cfg.settings["pricing"].(map[string]any); ok {
 		ps := &settings{m: p}
 		in, _ := ps.nonNeg("input")
 		out, _ := ps.nonNeg("output")
@@ -123,7 +123,7 @@ func Resolve(cfg *suite.TargetConfig, getenv func(string) string) (*Endpoint, er
 		s.errs = append(s.errs, ps.errs...)
 	}
 	if len(s.errs) > 0 {
-		return nil, fmt.Errorf("%s: target %s (%s): %s", cfg.Pos, cfg.Name, cfg.Provider, strings.Join(s.errs, "; "))
+		return nil, fmt.Errorf("%s: target %s (%s): %s", cfg.pos, cfg.name, cfg.provider, strings.Join(s.errs, "; "))
 	}
 	return ep, nil
 }

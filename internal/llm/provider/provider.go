@@ -16,7 +16,6 @@ import (
 	"github.com/evalgate/evalgate/internal/llm/openai"
 	"github.com/evalgate/evalgate/internal/llm/price"
 	"github.com/evalgate/evalgate/internal/llm/retry"
-	"github.com/evalgate/evalgate/internal/suite"
 )
 
 // Supported reports whether a provider name is a model vendor this package builds.
@@ -26,6 +25,27 @@ func Supported(provider string) bool {
 		return true
 	}
 	return false
+}
+
+// Entry is a targets.yaml entry as this package reads it; *suite.TargetConfig is one. Plain
+// values keep the model clients free of the suite model.
+type Entry interface {
+	// Vendor returns the entry's name, provider, position ("file:line:col"), settings, and
+	// per setting the ${{ VAR }} it referenced that was not set.
+	Vendor() (name, provider, pos string, settings map[string]any, unset map[string]string)
+}
+
+// entry is an Entry's values.
+type entry struct {
+	name, provider, pos string
+	settings            map[string]any
+	unset               map[string]string
+}
+
+func read(e Entry) entry {
+	var c entry
+	c.name, c.provider, c.pos, c.settings, c.unset = e.Vendor()
+	return c
 }
 
 // Options are what every client shares within a run.
@@ -56,14 +76,15 @@ type Client struct {
 
 // New builds the client stack for a target: cache → price → retry+limit → vendor. Errors
 // name the target and its position in targets.yaml.
-func New(cfg *suite.TargetConfig, opts Options) (*Client, error) {
-	ep, err := Resolve(cfg, opts.Getenv)
+func New(e Entry, opts Options) (*Client, error) {
+	cfg := read(e)
+	ep, err := Resolve(e, opts.Getenv)
 	if err != nil {
 		return nil, err
 	}
 	if opts.AllowHost != nil {
 		if err := opts.AllowHost(ep.Host()); err != nil {
-			return nil, fmt.Errorf("%s: target %s: %w", cfg.Pos, cfg.Name, err)
+			return nil, fmt.Errorf("%s: target %s: %w", cfg.pos, cfg.name, err)
 		}
 	}
 	hc := opts.HTTPClient
@@ -72,7 +93,7 @@ func New(cfg *suite.TargetConfig, opts Options) (*Client, error) {
 	}
 	vendor, err := ep.vendor(hc, opts.Warn)
 	if err != nil {
-		return nil, fmt.Errorf("%s: target %s: %w", cfg.Pos, cfg.Name, err)
+		return nil, fmt.Errorf("%s: target %s: %w", cfg.pos, cfg.name, err)
 	}
 	var c llm.Client = &retry.Client{Next: vendor, Policy: ep.Retry, Limiter: opts.Limiters.get(ep), Provider: ep.Provider, Model: ep.Model}
 	p, ok := ep.Price, ep.Price != nil
@@ -85,7 +106,7 @@ func New(cfg *suite.TargetConfig, opts Options) (*Client, error) {
 	if ok {
 		c = &price.Client{Next: c, Price: *p}
 	} else if opts.Warn != nil {
-		opts.Warn(fmt.Sprintf("target %s: no price for model %s; its cost shows as $0 (add it to a prices file or set pricing: on the target)", cfg.Name, ep.Model))
+		opts.Warn(fmt.Sprintf("target %s: no price for model %s; its cost shows as $0 (add it to a prices file or set pricing: on the target)", cfg.name, ep.Model))
 	}
 	if opts.Cache != nil {
 		warn := opts.Warn
