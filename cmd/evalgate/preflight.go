@@ -75,7 +75,7 @@ func (w *wiring) resolveAll(suites []*suite.Suite) (*runPlan, configErrors) {
 				c.warn(err)
 			}
 			if w.judgeFlag != "" {
-				if _, err := w.resolve(s, ref{name: w.judgeFlag, what: "--judge"}); err != nil {
+				if _, err := w.resolve(s, ref{Name: w.judgeFlag, What: "--judge"}); err != nil {
 					c.add(err)
 				}
 			}

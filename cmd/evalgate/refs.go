@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -32,58 +33,26 @@ func (w *wiring) cfgErr(cfg *suite.TargetConfig, err error) error {
 	return &configError{pos: w.posOf(cfg), msg: strings.TrimPrefix(err.Error(), cfg.Pos.String()+": ")}
 }
 
-// defaultTarget is the ref.what of the target a suite falls back to when nothing names one.
-const defaultTarget = "the default target"
+// ref is a target name and where it was written (see resolve.Ref).
+type ref = resolve.Ref
 
-// ref is a target name and where it was written: the flag, the eval file or targets.yaml.
-type ref struct {
-	name string
-	// what names the setting in messages: "--target", "execution.target", …
-	what string
-	pos  suite.Pos
-	// alias is the use_target of an execution.targets entry: what name stands for when
-	// targets.yaml defines no target by that name (AgentV's synthetic definition).
-	alias string
-}
-
-// targetRef applies the precedence --target > test > suite > "default".
+// targetRef applies the target precedence (resolve.Target) with the run's --target.
 func (w *wiring) targetRef(s *suite.Suite, t *suite.Test) ref {
-	switch {
-	case w.targetFlag != "":
-		return ref{name: w.targetFlag, what: "--target"}
-	case s.MatrixEntry(t.Target) != nil:
-		m := s.MatrixEntry(t.Target)
-		return ref{name: m.Name, what: "execution.targets entry", pos: m.Pos, alias: m.UseTarget}
-	case t.Target != "":
-		return ref{name: t.Target, what: "test " + t.ID + ": execution.target", pos: t.Pos}
-	case s.Target != "" && s.Target != "default":
-		pos := s.TargetPos
-		if pos.File == "" {
-			pos = suite.Pos{File: s.Path, Line: 1, Col: 1}
-		}
-		return ref{name: s.Target, what: "execution.target", pos: pos}
-	}
-	return ref{name: "default", what: defaultTarget, pos: suite.Pos{File: s.Path}}
+	return resolve.Target(w.targetFlag, s, t)
 }
 
 // judgeRef applies the precedence --judge > the grader's target > the target's grader_target
-// > the target itself when it is a model.
+// > the target itself when it can grade.
 func (w *wiring) judgeRef(s *suite.Suite, t *suite.Test, override string, graderPos suite.Pos) (ref, error) {
-	switch {
-	case w.judgeFlag != "":
-		return ref{name: w.judgeFlag, what: "--judge"}, nil
-	case override != "":
-		return ref{name: override, what: "grader target", pos: graderPos}, nil
+	if r, ok := resolve.JudgeOverride(w.judgeFlag, override, graderPos); ok {
+		return r, nil
 	}
 	tcfg, err := w.resolve(s, w.targetRef(s, t))
 	if err != nil {
 		return ref{}, err
 	}
-	switch {
-	case tcfg.GraderTarget != "":
-		return ref{name: tcfg.GraderTarget, what: "target " + tcfg.Name + ": grader_target", pos: w.posOf(tcfg)}, nil
-	case llmProviders[tcfg.Provider]:
-		return ref{name: tcfg.Name, what: "target", pos: w.posOf(tcfg)}, nil
+	if r, ok := resolve.JudgeOfTarget(tcfg, w.posOf(tcfg)); ok {
+		return r, nil
 	}
 	return ref{}, &configError{pos: w.posOf(tcfg), msg: fmt.Sprintf(
 		"target %s (provider %s) has no judge: set grader_target on it, or pass --judge", tcfg.Name, tcfg.Provider)}
@@ -95,20 +64,20 @@ func (w *wiring) resolve(s *suite.Suite, r ref) (*suite.TargetConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg, ok := f.Lookup(r.name); ok {
+	if cfg, ok := f.Lookup(r.Name); ok {
 		return cfg, nil
 	}
-	if r.alias != "" {
-		if cfg, ok := f.Lookup(r.alias); ok {
+	if r.Alias != "" {
+		if cfg, ok := f.Lookup(r.Alias); ok {
 			return cfg, nil
 		}
-		return nil, &configError{pos: r.pos, msg: fmt.Sprintf("%s %q: use_target %q is not defined in %s%s", r.what, r.name, r.alias, rel(w.root, f.Path), hint(r.alias, f))}
+		return nil, &configError{pos: r.Pos, msg: fmt.Sprintf("%s %q: use_target %q is not defined in %s%s", r.What, r.Name, r.Alias, rel(w.root, f.Path), hint(r.Alias, f))}
 	}
-	if r.what == defaultTarget {
-		return nil, &configError{pos: r.pos, msg: fmt.Sprintf("no target is named and %s has none called \"default\": set execution.target, or pass --target (defined: %s)",
+	if r.What == resolve.DefaultTarget {
+		return nil, &configError{pos: r.Pos, msg: fmt.Sprintf("no target is named and %s has none called \"default\": set execution.target, or pass --target (defined: %s)",
 			rel(w.root, f.Path), strings.Join(targetNames(f), ", "))}
 	}
-	return nil, &configError{pos: r.pos, msg: fmt.Sprintf("%s %q is not defined in %s%s", r.what, r.name, rel(w.root, f.Path), hint(r.name, f))}
+	return nil, &configError{pos: r.Pos, msg: fmt.Sprintf("%s %q is not defined in %s%s", r.What, r.Name, rel(w.root, f.Path), hint(r.Name, f))}
 }
 
 // hint suggests the defined name closest to a mistyped one, else lists them.
@@ -145,12 +114,12 @@ func (w *wiring) posOf(cfg *suite.TargetConfig) suite.Pos {
 func (w *wiring) danglingRefs(f *suite.TargetsFile) []error {
 	var errs []error
 	for _, t := range f.Targets {
-		for _, r := range []ref{{name: t.GraderTarget, what: "grader_target"}, {name: t.UseTarget, what: "use_target"}} {
-			if r.name == "" {
+		for _, r := range []ref{{Name: t.GraderTarget, What: "grader_target"}, {Name: t.UseTarget, What: "use_target"}} {
+			if r.Name == "" {
 				continue
 			}
-			if _, ok := f.Lookup(r.name); !ok {
-				errs = append(errs, &configError{pos: w.posOf(t), msg: fmt.Sprintf("target %s: %s %q is not defined in %s%s", t.Name, r.what, r.name, rel(w.root, f.Path), hint(r.name, f))})
+			if _, ok := f.Lookup(r.Name); !ok {
+				errs = append(errs, &configError{pos: w.posOf(t), msg: fmt.Sprintf("target %s: %s %q is not defined in %s%s", t.Name, r.What, r.Name, rel(w.root, f.Path), hint(r.Name, f))})
 			}
 		}
 	}

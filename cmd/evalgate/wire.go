@@ -12,15 +12,10 @@ import (
 	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/judge"
-	"github.com/evalgate/evalgate/internal/llm"
-	llmmock "github.com/evalgate/evalgate/internal/llm/mock"
 	"github.com/evalgate/evalgate/internal/llm/provider"
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
-	"github.com/evalgate/evalgate/internal/target/cli"
-	"github.com/evalgate/evalgate/internal/target/mock"
-	"github.com/evalgate/evalgate/internal/target/model"
-	"github.com/evalgate/evalgate/internal/target/replay"
 	"github.com/evalgate/evalgate/internal/workspace"
 )
 
@@ -74,9 +69,6 @@ func newWiring(c wireConfig) *wiring {
 		managers: map[wsKey]*workspace.Manager{},
 		files:    map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
 }
-
-// llmProviders can grade: they answer prompts with text, so they can be their own judge.
-var llmProviders = map[string]bool{"mock": true, "openai": true, "azure": true, "anthropic": true}
 
 // targetsFor loads (once) the targets file that applies to a suite.
 func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
@@ -142,43 +134,19 @@ func (w *wiring) target(s *suite.Suite, t *suite.Test) (target.Target, string, e
 	r := w.targetRef(s, t)
 	cfg, err := w.resolve(s, r)
 	if err != nil {
-		return nil, r.name, err
+		return nil, r.Name, err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if tg, ok := w.targets[cfg]; ok {
-		return tg, r.name, nil
+		return tg, r.Name, nil
 	}
-	tg, err := w.newTarget(cfg)
+	tg, err := resolve.NewTarget(cfg, w.llm)
 	if err != nil {
-		return nil, r.name, w.cfgErr(cfg, err)
+		return nil, r.Name, w.cfgErr(cfg, err)
 	}
 	w.targets[cfg] = tg
-	return tg, r.name, nil
-}
-
-// newTarget builds a target for a provider.
-func (w *wiring) newTarget(cfg *suite.TargetConfig) (target.Target, error) {
-	if provider.Supported(cfg.Provider) {
-		opts := w.llm
-		// A target's reply is only worth replaying when asking again would give the same
-		// answer: temperature 0, set explicitly.
-		opts.CacheOnly = func(r *llm.Request) bool { return r.Temperature != nil && *r.Temperature == 0 }
-		c, err := provider.New(cfg, opts)
-		if err != nil {
-			return nil, err
-		}
-		return model.New(cfg, c, c.Endpoint.Temperature), nil
-	}
-	switch cfg.Provider {
-	case "mock":
-		return mock.New(cfg)
-	case "replay":
-		return replay.New(cfg)
-	case "cli":
-		return cli.New(cfg)
-	}
-	return nil, fmt.Errorf("target %s: provider %q is not supported as a target", cfg.Name, cfg.Provider)
+	return tg, r.Name, nil
 }
 
 // grader builds one grader of a test, with judges resolved by precedence
@@ -205,32 +173,12 @@ func (w *wiring) judgeFor(s *suite.Suite, t *suite.Test, override string, grader
 	if j, ok := w.judges[cfg]; ok {
 		return j, nil
 	}
-	j, err := w.newJudge(cfg)
+	j, err := resolve.NewJudge(cfg, w.llm, w.judgeSamples)
 	if err != nil {
 		return nil, w.cfgErr(cfg, err)
 	}
 	w.judges[cfg] = j
 	return j, nil
-}
-
-// newJudge builds the judge client for a provider.
-func (w *wiring) newJudge(cfg *suite.TargetConfig) (*judge.Judge, error) {
-	if provider.Supported(cfg.Provider) {
-		c, err := provider.New(cfg, w.llm)
-		if err != nil {
-			return nil, err
-		}
-		return &judge.Judge{Client: c, Name: cfg.Name, Temperature: c.Endpoint.Temperature, Samples: w.judgeSamples}, nil
-	}
-	switch cfg.Provider {
-	case "mock":
-		c, err := llmmock.New(cfg.Settings, cfg.Dir, llmmock.WithRoot(cfg.Root))
-		if err != nil {
-			return nil, fmt.Errorf("judge %s: %w", cfg.Name, err)
-		}
-		return &judge.Judge{Client: c, Name: cfg.Name, Samples: w.judgeSamples}, nil
-	}
-	return nil, fmt.Errorf("judge %s: provider %q cannot grade in this version", cfg.Name, cfg.Provider)
 }
 
 // wsKey is a workspace spec and, for a run of a target matrix, the matrix target.

@@ -95,6 +95,12 @@ var rules = []rule{
 		forbid: []string{"internal/engine/...", "internal/action", "internal/github/...", "reports/...", "internal/baseline"},
 	},
 	{
+		name:   "config resolution builds, it does not run",
+		why:    "internal/resolve picks and builds targets and judges; scheduling, grading, reports and publishing are other stages",
+		from:   []string{"internal/resolve"},
+		forbid: []string{"internal/engine/...", "internal/grader", "internal/rubric", "internal/action", "internal/github/...", "internal/baseline", "reports/..."},
+	},
+	{
 		name:   "model clients know nothing of evals",
 		why:    "internal/llm/* is a transport to vendors; the suite model belongs to callers (issue #15 item 3)",
 		from:   []string{"internal/llm/..."},

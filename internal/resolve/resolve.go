@@ -1,0 +1,67 @@
+// Package resolve decides which targets.yaml entry a test runs against and which one judges
+// it, and builds targets and judges from entries: the precedence rules and the list of
+// providers live here, so cmd/evalgate only wires.
+package resolve
+
+import "github.com/evalgate/evalgate/internal/suite"
+
+// DefaultTarget is the Ref.What of the target a suite falls back to when nothing names one.
+const DefaultTarget = "the default target"
+
+// Ref is a target name and where it was written: a flag, the eval file or targets.yaml.
+type Ref struct {
+	Name string
+	// What names the setting in messages: "--target", "execution.target", …
+	What string
+	Pos  suite.Pos
+	// Alias is the use_target of an execution.targets entry: what Name stands for when
+	// targets.yaml defines no target by that name (AgentV's synthetic definition).
+	Alias string
+}
+
+// Target applies the precedence --target (flag) > the test's execution.targets entry > the
+// test's execution.target > the suite's execution.target > "default".
+func Target(flag string, s *suite.Suite, t *suite.Test) Ref {
+	switch {
+	case flag != "":
+		return Ref{Name: flag, What: "--target"}
+	case s.MatrixEntry(t.Target) != nil:
+		m := s.MatrixEntry(t.Target)
+		return Ref{Name: m.Name, What: "execution.targets entry", Pos: m.Pos, Alias: m.UseTarget}
+	case t.Target != "":
+		return Ref{Name: t.Target, What: "test " + t.ID + ": execution.target", Pos: t.Pos}
+	case s.Target != "" && s.Target != "default":
+		pos := s.TargetPos
+		if pos.File == "" {
+			pos = suite.Pos{File: s.Path, Line: 1, Col: 1}
+		}
+		return Ref{Name: s.Target, What: "execution.target", Pos: pos}
+	}
+	return Ref{Name: "default", What: DefaultTarget, Pos: suite.Pos{File: s.Path}}
+}
+
+// JudgeOverride applies the first two steps of the judge precedence: --judge (flag), then
+// the grader's own target: (override, written at graderPos). ok is false when neither is
+// set, and the judge follows from the test's target (JudgeOfTarget).
+func JudgeOverride(flag, override string, graderPos suite.Pos) (r Ref, ok bool) {
+	switch {
+	case flag != "":
+		return Ref{Name: flag, What: "--judge"}, true
+	case override != "":
+		return Ref{Name: override, What: "grader target", Pos: graderPos}, true
+	}
+	return Ref{}, false
+}
+
+// JudgeOfTarget applies the rest of the judge precedence: the target's grader_target, else
+// the target itself when its provider can grade. pos is where the target is defined, as the
+// reader sees it. ok is false when the target has no judge.
+func JudgeOfTarget(tcfg *suite.TargetConfig, pos suite.Pos) (r Ref, ok bool) {
+	switch {
+	case tcfg.GraderTarget != "":
+		return Ref{Name: tcfg.GraderTarget, What: "target " + tcfg.Name + ": grader_target", Pos: pos}, true
+	case CanGrade(tcfg.Provider):
+		return Ref{Name: tcfg.Name, What: "target", Pos: pos}, true
+	}
+	return Ref{}, false
+}
