@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -298,6 +299,5 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	// Cut at n bytes, dropping a rune split by the cut.
-	return strings.ToValidUTF8(s[:n], "") + "…"
+	return safetext.Truncate(s, n) + "…"
 }
