@@ -505,7 +505,8 @@ func derivedName(g *Grader) string {
 		}
 	case "regex":
 		if s, ok := g.Value.(string); ok {
-			return "regex-" + safetext.Truncate(s, 30)
+			// AgentV slices 30 UTF-16 units: runes, for any pattern in the BMP.
+			return "regex-" + safetext.TruncateRunes(s, 30)
 		}
 	case "contains-any", "contains-all", "icontains-any", "icontains-all":
 		if l, ok := g.Value.([]any); ok {
