@@ -269,7 +269,7 @@ func stderrSuffix(stderr string) string {
 		return ""
 	}
 	if len(stderr) > stderrTailChars {
-		stderr = "…" + safetext.TruncateStart(stderr, stderrTailChars)
+		stderr = "…" + strings.ToValidUTF8(safetext.TruncateStart(stderr, stderrTailChars), "")
 	}
 	return ": " + stderr
 }

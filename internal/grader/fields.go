@@ -299,5 +299,6 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return safetext.Truncate(s, n) + "…"
+	// Invalid bytes (a script's output can hold any) are dropped, not quoted.
+	return strings.ToValidUTF8(safetext.Truncate(s, n), "") + "…"
 }
