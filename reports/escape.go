@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // Everything a model, an agent or an eval file wrote is untrusted here: it may try to drive a
@@ -121,26 +123,7 @@ func oneLine(s string) string {
 }
 
 // truncate shortens s to at most max bytes without splitting a rune, marking a cut with "…".
-func truncate(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	if max <= 0 {
-		return ""
-	}
-	const ell = "…"
-	cut := max - len(ell)
-	if cut < 0 {
-		cut, max = max, 0 // no room for the mark: cut bare
-	}
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if max == 0 {
-		return s[:cut]
-	}
-	return s[:cut] + ell
-}
+func truncate(s string, max int) string { return safetext.TruncateMark(s, max, "…") }
 
 // clip is oneLine then truncate: the usual treatment of untrusted text in a cell.
 func clip(s string, max int) string { return truncate(oneLine(s), max) }

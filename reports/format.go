@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // emoji is the verdict's mark in Markdown reports.
@@ -158,18 +159,7 @@ func bar(f float64) string {
 }
 
 // shortSHA is the first 7 characters of a commit id, sanitized.
-func shortSHA(sha string) string { return truncateBare(oneLine(sha), 7) }
-
-// truncateBare cuts s to at most n bytes on a rune boundary, without a mark.
-func truncateBare(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && (s[n]&0xc0) == 0x80 {
-		n--
-	}
-	return s[:n]
-}
+func shortSHA(sha string) string { return safetext.Truncate(oneLine(sha), 7) }
 
 // plural returns "1 test" / "2 tests".
 func plural(n int, one, many string) string {

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // Layout of the terminal table.
@@ -138,11 +139,10 @@ func (l *tableLayout) reasonLines(s string) []string {
 
 // fitCell cuts a cell to w runes, marking the cut with "…".
 func fitCell(s string, w int) string {
-	r := []rune(s)
-	if len(r) <= w {
+	if utf8.RuneCountInString(s) <= w {
 		return s
 	}
-	return string(r[:w-1]) + "…"
+	return safetext.TruncateRunes(s, w-1) + "…"
 }
 
 // elideBytes shortens s to at most max bytes by cutting its middle: an error's context is at
@@ -151,7 +151,7 @@ func elideBytes(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	return elideRunes(s, utf8.RuneCountInString(s[:max]))
+	return elideRunes(s, utf8.RuneCountInString(safetext.Truncate(s, max)))
 }
 
 // elideRunes shortens s to at most max runes by replacing its middle with "…", cutting at

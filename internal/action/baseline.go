@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/reports"
 )
 
@@ -97,7 +98,7 @@ func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan, run *result.
 
 // noBaseline is the note saying why there are no deltas.
 func noBaseline(err error) string {
-	reason := github.Truncate(oneLine(strings.TrimPrefix(err.Error(), baseline.ErrNone.Error()+": ")), maxBaselineReason)
+	reason := safetext.Truncate(oneLine(strings.TrimPrefix(err.Error(), baseline.ErrNone.Error()+": ")), maxBaselineReason)
 	if errors.Is(err, github.ErrForbidden) || github.IsNotFound(err) {
 		reason += " (does the workflow grant `permissions: actions: read`?)"
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/reports"
 )
 
@@ -156,7 +157,7 @@ func postedCheck(check reports.CheckOutput, reportDir string, annotate bool) rep
 	if n := len(check.Annotations); n < all {
 		note := fmt.Sprintf("> Annotations: the %d most important of %d (failed required criteria first) are marked on the files; all of them are in %s in %s.",
 			n, all, reports.FileCheckRun, code(reportDir))
-		check.Text = github.Truncate(note, maxAnnotationNote) + "\n\n" + check.Text
+		check.Text = safetext.Truncate(note, maxAnnotationNote) + "\n\n" + check.Text
 	}
 	return check
 }

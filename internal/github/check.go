@@ -2,9 +2,10 @@ package github
 
 import (
 	"context"
-	"unicode/utf8"
 
 	gh "github.com/google/go-github/v60/github"
+
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // Checks API limits. Past them GitHub answers 422, e.g. "Only 65535 characters are allowed;
@@ -145,17 +146,5 @@ func (c *Client) clean(s string, n int) string {
 	if c.opts.Scrub != nil {
 		s = c.opts.Scrub(s)
 	}
-	return Truncate(s, n)
-}
-
-// Truncate cuts s to at most n bytes on a UTF-8 boundary.
-func Truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
+	return safetext.Truncate(s, n)
 }

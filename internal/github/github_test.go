@@ -254,17 +254,6 @@ func TestPullRequestFilesCap(t *testing.T) {
 	}
 }
 
-func TestTruncate(t *testing.T) {
-	t.Parallel()
-	s := "aé" // é is two bytes
-	if got := Truncate(s, 2); got != "a" {
-		t.Fatalf("Truncate cut a rune: %q", got)
-	}
-	if got := Truncate(s, 10); got != s {
-		t.Fatalf("%q", got)
-	}
-}
-
 func TestListCheckRuns(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -268,7 +269,7 @@ func stderrSuffix(stderr string) string {
 		return ""
 	}
 	if len(stderr) > stderrTailChars {
-		stderr = "…" + strings.ToValidUTF8(stderr[len(stderr)-stderrTailChars:], "")
+		stderr = "…" + strings.ToValidUTF8(safetext.TruncateStart(stderr, stderrTailChars), "")
 	}
 	return ": " + stderr
 }

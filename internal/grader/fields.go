@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -298,6 +299,6 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	// Cut at n bytes, dropping a rune split by the cut.
-	return strings.ToValidUTF8(s[:n], "") + "…"
+	// Invalid bytes (a script's output can hold any) are dropped, not quoted.
+	return strings.ToValidUTF8(safetext.Truncate(s, n), "") + "…"
 }

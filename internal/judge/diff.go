@@ -3,9 +3,10 @@ package judge
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/sourcegraph/go-diff/diff"
+
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // AnswerBudget is how much of an answer the judge sees (bytes): a runaway agent must not turn
@@ -18,11 +19,8 @@ func budgetText(s string, budget int) string {
 	if len(s) <= budget {
 		return s
 	}
-	cut := budget
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("\n[… %d more bytes of the answer left out]", len(s)-cut)
+	head := safetext.Truncate(s, budget)
+	return head + fmt.Sprintf("\n[… %d more bytes of the answer left out]", len(s)-len(head))
 }
 
 // DefaultDiffBudget is how much of a workspace diff the judge sees by default (bytes).

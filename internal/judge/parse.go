@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/rubric"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -221,9 +222,10 @@ func parseFreeform(text string) (*freeform, error) {
 	return &f, nil
 }
 
+// truncate cuts s to n characters for error messages, marking a cut with "…".
 func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
+	if cut := safetext.TruncateRunes(s, n); len(cut) < len(s) {
+		return cut + "…"
 	}
 	return s
 }

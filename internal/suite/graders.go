@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // graderTypes are the normalised types evalgate knows, with the fields each one requires.
@@ -503,10 +505,8 @@ func derivedName(g *Grader) string {
 		}
 	case "regex":
 		if s, ok := g.Value.(string); ok {
-			if len(s) > 30 {
-				s = s[:30]
-			}
-			return "regex-" + s
+			// AgentV slices 30 UTF-16 units: runes, for any pattern in the BMP.
+			return "regex-" + safetext.TruncateRunes(s, 30)
 		}
 	case "contains-any", "contains-all", "icontains-any", "icontains-all":
 		if l, ok := g.Value.([]any); ok {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // maxKeyArgument is AgentV's cut for a tool call's key argument.
@@ -24,8 +25,8 @@ var keyFields = []string{"file_path", "path", "command", "pattern", "query", "ur
 func KeyArgument(tc result.ToolCall) string {
 	s := keyArgument(tc.Tool, tc.Input)
 	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > maxKeyArgument {
-		s = string(r[:maxKeyArgument]) + "…"
+	if cut := safetext.TruncateRunes(s, maxKeyArgument); len(cut) < len(s) {
+		return cut + "…"
 	}
 	return s
 }

@@ -3,7 +3,8 @@ package workspace
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // tailBuffer keeps the last max bytes written: a failing hook's last words are what explain it.
@@ -49,11 +50,7 @@ func tail(b []byte) string {
 	}
 	out := strings.Join(lines, " | ")
 	if len(out) > tailBytes {
-		cut := len(out) - tailBytes
-		for cut < len(out) && !utf8.RuneStart(out[cut]) {
-			cut++
-		}
-		out = "…" + out[cut:]
+		out = "…" + safetext.TruncateStart(out, tailBytes)
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"unicode"
+
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // capped keeps the first max bytes written and counts the rest. The buffer is a named field,
@@ -62,8 +64,5 @@ func tail(b []byte) string {
 		lines = lines[len(lines)-5:]
 	}
 	out := strings.Join(lines, " | ")
-	if len(out) > 500 {
-		out = out[len(out)-500:]
-	}
-	return out
+	return safetext.TruncateStart(out, 500)
 }

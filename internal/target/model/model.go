@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/llm"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
 )
@@ -108,7 +109,7 @@ func readCapped(path string) (string, error) {
 		return "", fmt.Errorf("input file %s: %w", path, err)
 	}
 	if len(b) > maxFileBytes {
-		return string(b[:maxFileBytes]) + "\n[… file cut at 256 KiB]", nil
+		return safetext.Truncate(string(b), maxFileBytes) + "\n[… file cut at 256 KiB]", nil
 	}
 	return string(b), nil
 }
