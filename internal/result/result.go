@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // SchemaVersion is the version of the results.json schema. Bump it on a breaking change.
@@ -390,6 +391,11 @@ func (o *Output) BoundFileChanges(limit int, whole string) {
 	keep := max(limit-len(note), 0)
 	if i := strings.LastIndexByte(o.FileChanges[:keep], '\n'); i >= 0 {
 		keep = i
+	} else {
+		// One long line: cut between characters, never inside one (result is a leaf package).
+		for keep > 0 && !utf8.RuneStart(o.FileChanges[keep]) {
+			keep--
+		}
 	}
 	// The concatenation copies, so the whole diff is released rather than pinned by a substring.
 	o.FileChanges = o.FileChanges[:keep] + note

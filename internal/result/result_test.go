@@ -3,6 +3,7 @@ package result
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestBoundFileChanges(t *testing.T) {
@@ -19,6 +20,7 @@ func TestBoundFileChanges(t *testing.T) {
 		{"exactly", strings.Repeat(line, 4), 4 * len(line), false},
 		{"over", strings.Repeat(line, 1000), 1000, true},
 		{"one long line", strings.Repeat("x", 5000), 1000, true},
+		{"one long line of multi-byte characters", strings.Repeat("é€😀", 1000), 1000, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -36,6 +38,9 @@ func TestBoundFileChanges(t *testing.T) {
 			kept, note, ok := strings.Cut(o.FileChanges, "\n[evalgate: file_changes cut")
 			if !ok || !strings.Contains(note, "bytes: diffs/x.diff]") || !strings.HasPrefix(tc.diff, kept) {
 				t.Fatalf("no note, or the kept part is not the diff's start: %q", o.FileChanges[max(0, len(o.FileChanges)-200):])
+			}
+			if !utf8.ValidString(o.FileChanges) {
+				t.Errorf("cut inside a character: %q", kept[max(0, len(kept)-8):])
 			}
 			if strings.Contains(tc.diff, "\n") && !strings.HasSuffix(kept+"\n", line) {
 				t.Errorf("cut inside a line: %q", kept[max(0, len(kept)-40):])
