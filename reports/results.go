@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -33,7 +34,42 @@ func ReadResults(r io.Reader) (*result.Run, error) {
 		return nil, fmt.Errorf("read results: schema_version %d is newer than this evalgate understands (%d); upgrade evalgate",
 			run.SchemaVersion, result.SchemaVersion)
 	}
+	dropNulls(&run)
 	return &run, nil
+}
+
+// dropNulls removes the null entries a hand-edited or foreign results.json may hold in its
+// lists, so that every reader of the run can take its elements as non-nil.
+func dropNulls(run *result.Run) {
+	run.Suites = compact(run.Suites)
+	for _, s := range run.Suites {
+		s.Tests = compact(s.Tests)
+		for _, t := range s.Tests {
+			t.Graders = compactGraders(t.Graders)
+			t.Turns = compact(t.Turns)
+			for _, tn := range t.Turns {
+				tn.Graders = compactGraders(tn.Graders)
+			}
+			t.Trials = compact(t.Trials)
+			if t.TrialSummary != nil {
+				t.TrialSummary.Criteria = compact(t.TrialSummary.Criteria)
+			}
+		}
+	}
+}
+
+func compactGraders(gs []*result.GraderResult) []*result.GraderResult {
+	gs = compact(gs)
+	for _, g := range gs {
+		g.Criteria = compact(g.Criteria)
+		g.Members = compactGraders(g.Members)
+	}
+	return gs
+}
+
+// compact drops nil elements, keeping a nil list nil.
+func compact[T any](xs []*T) []*T {
+	return slices.DeleteFunc(xs, func(x *T) bool { return x == nil })
 }
 
 // WriteResults writes run as indented JSON (results.json), stamping the current schema version

@@ -122,3 +122,23 @@ func TestResultsStreamedAsEncoded(t *testing.T) {
 		})
 	}
 }
+
+// A results.json is user input (--baseline, export, calibrate): null entries in its lists are
+// dropped on reading, so no reader of the run meets a nil suite, test, grader or criterion.
+func TestReadResultsDropsNullEntries(t *testing.T) {
+	t.Parallel()
+	in := `{"schema_version":1,"suites":[null,{"name":"s","tests":[null,{"id":"a","graders":[null,
+		{"name":"g","criteria":[null,{"id":"c"}],"members":[null]}],"turns":[null],"trials":[null]}]}]}`
+	run, err := ReadResults(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Suites) != 1 || len(run.Suites[0].Tests) != 1 {
+		t.Fatalf("suites/tests not compacted: %+v", run.Suites)
+	}
+	tr := run.Suites[0].Tests[0]
+	if len(tr.Graders) != 1 || len(tr.Graders[0].Criteria) != 1 || len(tr.Graders[0].Members) != 0 ||
+		len(tr.Turns) != 0 || len(tr.Trials) != 0 {
+		t.Fatalf("test lists not compacted: %+v", tr)
+	}
+}
