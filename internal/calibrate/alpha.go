@@ -30,6 +30,7 @@ type Alpha struct {
 const (
 	NoPairs     = "no item has two ratings"
 	NoVariation = "every rating is the same value (no variation)"
+	Overflow    = "the ratings are too large to compute α"
 )
 
 // KrippendorffAlpha computes α = 1 − (n − 1)·Σ o_ck δ²_ck / Σ n_c n_k δ²_ck from the coincidence
@@ -100,6 +101,11 @@ func KrippendorffAlpha(units [][]float64, level Level) Alpha {
 		return a
 	}
 	v := 1 - (n-1)*observed/expected
+	// Interval δ² of huge ratings overflows; JSON cannot carry the NaN or ±Inf that follows.
+	if math.IsInf(observed, 0) || math.IsInf(expected, 0) || math.IsNaN(v) || math.IsInf(v, 0) {
+		a.Undefined = Overflow
+		return a
+	}
 	a.Value = &v
 	return a
 }

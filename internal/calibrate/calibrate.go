@@ -227,7 +227,9 @@ func compare(c string, byItem map[string]map[string]float64, judge map[string]fl
 	if row.Items > 0 {
 		row.Exact = ptr(float64(exact) / float64(pairs))
 		row.WithinOne = ptr(float64(within) / float64(pairs))
-		row.Bias = ptr(bias / float64(row.Items))
+		if b := bias / float64(row.Items); !math.IsNaN(b) && !math.IsInf(b, 0) {
+			row.Bias = ptr(b) // huge ratings overflow the mean; JSON cannot carry NaN or ±Inf
+		}
 	}
 	row.Verdict, row.Why = verdict(row, th)
 	return row

@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 )
@@ -131,5 +132,26 @@ func TestComputeThresholds(t *testing.T) {
 	in.Thresholds = Thresholds{Reliable: 0.9, Tentative: 0.8}
 	if r := Compute(in).Criteria[0]; r.Verdict != Disagrees {
 		t.Errorf("α 0.708 with tentative 0.8: verdict %q, want %q", r.Verdict, Disagrees)
+	}
+}
+
+// Ratings are user input: values large enough to overflow the interval δ² or the mean give an
+// undefined α and no bias rather than NaN or ±Inf, which would make the JSON report fail.
+func TestComputeHugeRatingsStayEncodable(t *testing.T) {
+	t.Parallel()
+	in := Input{
+		Humans: concat(ratings("h1", "c", 1e308, -1e308, 1), ratings("h2", "c", 1e308, -1e308, 2)),
+		Judge:  ratings("judge", "c", -1e308, 1e308, 1),
+	}
+	rep := Compute(in)
+	if _, err := json.Marshal(rep); err != nil {
+		t.Fatalf("report does not encode: %v", err)
+	}
+	r := rep.Criteria[0]
+	if r.HumanAlpha.Interval.Undefined != Overflow || r.JudgeAlpha.Interval.Undefined != Overflow {
+		t.Fatalf("interval α: human %+v judge %+v, want undefined %q", r.HumanAlpha.Interval, r.JudgeAlpha.Interval, Overflow)
+	}
+	if r.Verdict != NotEnoughData {
+		t.Fatalf("verdict %q, want %q", r.Verdict, NotEnoughData)
 	}
 }
