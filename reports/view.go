@@ -239,7 +239,7 @@ func newView(run *result.Run, cmpr *Comparison) *view {
 				continue
 			}
 			tv := &testView{t: t, suite: sv, pos: ti, sev: severity(t.Verdict, len(t.Gates) > 0)}
-			if t.TrialSummary != nil && t.TrialSummary.Flaky {
+			if tv.flaky() {
 				tv.sev -= flakyFirst
 			}
 			tv.rows = flatten(nil, t.Graders, "", countGraders(t.Graders) > 1, 0)
