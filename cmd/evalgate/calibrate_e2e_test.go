@@ -136,6 +136,8 @@ func TestCalibrateUsageErrors(t *testing.T) {
 		{"bad format", []string{"calibrate", "x.jsonl", "--results", "r.json", "--format", "xml"}, "--format must be table, markdown or json"},
 		{"missing results", []string{"calibrate", "testdata/calib/annotations.jsonl", "--results", "testdata/calib/nope.json"}, "read results"},
 		{"no annotations", []string{"calibrate", "--results", "r.json"}, "requires at least 1 arg"},
+		{"NaN threshold", []string{"calibrate", "x.jsonl", "--results", "r.json", "--reliable", "NaN"}, "--tentative must not exceed --reliable"},
+		{"NaN tentative", []string{"calibrate", "x.jsonl", "--results", "r.json", "--tentative", "NaN"}, "--tentative must not exceed --reliable"},
 		{"export without format", []string{"export"}, "export needs a format"},
 		{"export misspelt", []string{"export", "potatoe", "x"}, `unknown export format "potatoe"`},
 		{"export without out", []string{"export", "potato", "r.json"}, "needs --out"},

@@ -74,7 +74,8 @@ func (o *calibrateOptions) check() error {
 		return usageErr("calibrate needs --results RESULTS.json, the run the humans rated")
 	case o.format != "table" && o.format != "markdown" && o.format != "json":
 		return usageErr("--format must be table, markdown or json, not %q", o.format)
-	case o.th.Tentative < -1 || o.th.Reliable > 1 || o.th.Tentative > o.th.Reliable:
+	// Written as the valid range negated, so NaN (which fails every comparison) is refused too.
+	case !(o.th.Tentative >= -1 && o.th.Reliable <= 1 && o.th.Tentative <= o.th.Reliable):
 		return usageErr("--tentative must not exceed --reliable, both at most 1")
 	}
 	return nil
