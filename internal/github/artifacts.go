@@ -95,7 +95,12 @@ func (c *Client) DownloadArtifact(ctx context.Context, owner, repo string, id, m
 		case err == nil || resp == nil:
 			return resp, err
 		case resp.StatusCode == http.StatusFound:
-			return resp, permanent{fmt.Errorf("redirect: %w", err)} // an unreadable Location
+			// An unreadable Location: url.Parse's error quotes it, signature and all.
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			return resp, permanent{fmt.Errorf("redirect: %w", err)}
 		}
 		// v60 reports a non-redirect as a plain error; as an ErrorResponse, a 404 or 410 is
 		// final and a 5xx or rate limit is retried.
@@ -106,7 +111,8 @@ func (c *Client) DownloadArtifact(ctx context.Context, owner, repo string, id, m
 	}
 	loc = c.gh.BaseURL.ResolveReference(loc)
 	if loc.Scheme != "https" && loc.Scheme != "http" {
-		return nil, fmt.Errorf("download artifact %d: redirect to %q", id, loc.Redacted())
+		// Only the scheme: the rest of a signed URL is a credential.
+		return nil, fmt.Errorf("download artifact %d: redirect to a %q URL", id, loc.Scheme)
 	}
 	var body []byte
 	err = c.read(ctx, "download artifact blob", func() (*gh.Response, error) {

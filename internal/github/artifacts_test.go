@@ -130,3 +130,21 @@ func TestDownloadArtifactBlobMissing(t *testing.T) {
 		t.Errorf("%d blob requests, want 1 (a 404 is not retried)", n)
 	}
 }
+
+// TestDownloadArtifactBadRedirect: a Location that cannot be fetched fails without quoting it
+// (its query string is a signature).
+func TestDownloadArtifactBadRedirect(t *testing.T) {
+	t.Parallel()
+	for _, loc := range []string{"ftp://blob.example/x?sig=secret", "https://blob.example/%zz?sig=secret"} {
+		srv := githubtest.New(t)
+		srv.Fail(githubtest.DownloadArtifact, githubtest.Fault{Status: http.StatusFound, Headers: map[string]string{"Location": loc}})
+		c, _ := newClient(t, srv)
+		_, err := c.DownloadArtifact(context.Background(), "acme", "agents", 5, 1<<20)
+		if err == nil || strings.Contains(err.Error(), "secret") {
+			t.Errorf("Location %s: err %v, want an error that does not quote the signature", loc, err)
+		}
+		if n := len(srv.BlobRequests()); n != 0 {
+			t.Errorf("Location %s: %d blob requests, want none", loc, n)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package github
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	gh "github.com/google/go-github/v60/github"
 
@@ -104,16 +106,28 @@ func (c *Client) CompleteCheckRun(ctx context.Context, owner, repo string, id in
 	for _, a := range first {
 		out.Annotations = append(out.Annotations, c.toGitHub(a))
 	}
-	err := c.write(ctx, "complete check run", func() (*gh.Response, error) {
-		_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, owner, repo, id, gh.UpdateCheckRunOptions{
-			Name:        name,
-			Status:      gh.String("completed"),
-			Conclusion:  gh.String(conclusion),
-			CompletedAt: &gh.Timestamp{Time: c.opts.Now()},
-			Output:      out,
+	complete := func() error {
+		return c.write(ctx, "complete check run", func() (*gh.Response, error) {
+			_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, owner, repo, id, gh.UpdateCheckRunOptions{
+				Name:        name,
+				Status:      gh.String("completed"),
+				Conclusion:  gh.String(conclusion),
+				CompletedAt: &gh.Timestamp{Time: c.opts.Now()},
+				Output:      out,
+			})
+			return resp, err
 		})
-		return resp, err
-	})
+	}
+	err := complete()
+	if err != nil && len(out.Annotations) > 0 && ctx.Err() == nil {
+		// An annotation GitHub refuses (a 422 for a path or line it rejects) must not leave the
+		// gate in progress: complete it without them, and report the annotations as lost.
+		out.Annotations = nil
+		if err2 := complete(); err2 != nil {
+			return errors.Join(err, err2)
+		}
+		return fmt.Errorf("check run completed without its annotations: %w", err)
+	}
 	if err != nil {
 		return err
 	}

@@ -301,3 +301,24 @@ func TestRetryWaitsNotPastTheDeadline(t *testing.T) {
 		t.Fatalf("slept %v", w)
 	}
 }
+
+func TestCompleteCheckRunWithoutRefusedAnnotations(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	id, _, err := c.CreateCheckRun(ctx, "acme", "agents", "evalgate", "abc123", "", "Running", "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Fail(githubtest.UpdateCheck, githubtest.Fault{Status: 422, Body: `{"message":"Invalid request: annotation path"}`})
+	anns := []Annotation{{Path: "evals/a.eval.yaml", StartLine: 1, Level: "failure", Title: "t", Message: "m"}}
+	err = c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", "1 failed", "s", "", anns)
+	if err == nil || !strings.Contains(err.Error(), "without its annotations") {
+		t.Fatalf("err = %v, want the lost annotations reported", err)
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "failure" || len(runs[0].Annotations) != 0 {
+		t.Fatalf("check runs %+v: want it completed as failure, without annotations", runs)
+	}
+}
