@@ -9,46 +9,45 @@ import (
 
 // Match reports whether a slash path matches a glob where * and ? stay within one segment and
 // ** matches any number of segments (zero included), as in .gitignore and GitHub's path filters.
+//
+// It walks pattern and name a segment at a time without splitting them (selection matches
+// every changed path against each glob, and allocating per path dominated its cost), and on a
+// mismatch lets only the last ** take one more segment, as wildcard matching does with *:
+// every other segment matches exactly one, so earlier ** need not be retried. That keeps a
+// pattern with many ** linear-times-length; patterns can come from a .gitattributes in the
+// agent's diff, and trying every split per ** was exponential in their number.
 func Match(pattern, name string) bool {
-	return matchSegs(pattern, name, true)
-}
-
-// matchSegs walks pattern and name a segment at a time without splitting them: selection
-// matches every changed path against each glob, and allocating per path dominated its cost.
-// hasName is false once every segment of name is consumed.
-func matchSegs(pat, name string, hasName bool) bool {
+	pat, hasPat := pattern, true
+	hasName := true
+	star := false
+	var starPat, starName string
+	var starHasPat, starHasName bool
 	for {
-		seg, rest, more := strings.Cut(pat, "/")
-		if seg == "**" {
-			for more {
-				next, r, m := strings.Cut(rest, "/")
-				if next != "**" {
-					break
+		if hasPat {
+			seg, rest, more := strings.Cut(pat, "/")
+			if seg == "**" {
+				star = true
+				starPat, starHasPat = rest, more
+				starName, starHasName = name, hasName
+				pat, hasPat = rest, more
+				continue
+			}
+			if hasName {
+				nseg, nrest, nmore := strings.Cut(name, "/")
+				if ok, err := path.Match(seg, nseg); err == nil && ok {
+					pat, hasPat = rest, more
+					name, hasName = nrest, nmore
+					continue
 				}
-				rest, more = r, m
 			}
-			if !more {
-				return true
-			}
-			for hasName {
-				if matchSegs(rest, name, true) {
-					return true
-				}
-				_, name, hasName = strings.Cut(name, "/")
-			}
+		} else if !hasName {
+			return true
+		}
+		if !star || !starHasName {
 			return false
 		}
-		if !hasName {
-			return false
-		}
-		var nseg string
-		nseg, name, hasName = strings.Cut(name, "/")
-		if ok, err := path.Match(seg, nseg); err != nil || !ok {
-			return false
-		}
-		if !more {
-			return !hasName
-		}
-		pat = rest
+		_, starName, starHasName = strings.Cut(starName, "/")
+		pat, hasPat = starPat, starHasPat
+		name, hasName = starName, starHasName
 	}
 }

@@ -137,11 +137,7 @@ func runPreprocessor(ctx context.Context, in *Input, p *suite.Preprocessor, path
 	if err != nil {
 		return "", err
 	}
-	dir := ""
-	if in.Suite != nil {
-		dir = in.Suite.Dir
-	}
-	run, err := runScript(ctx, "preprocessor "+p.Type, p.Command, dir, stdin, DefaultCodeTimeout, workspaceOf(in))
+	run, err := runScript(ctx, "preprocessor "+p.Type, p.Command, suiteDir(in), stdin, DefaultCodeTimeout, workspaceOf(in))
 	if err != nil {
 		return "", err
 	}
