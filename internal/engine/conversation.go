@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/grader"
@@ -201,25 +200,14 @@ func aggregate(scores []float64, how string) float64 {
 	if len(scores) == 0 {
 		return 1
 	}
+	mean, lo, hi := meanMinMax(scores)
 	switch how {
 	case suite.AggregateMin:
-		m := math.Inf(1)
-		for _, s := range scores {
-			m = math.Min(m, s)
-		}
-		return m
+		return lo
 	case suite.AggregateMax:
-		m := math.Inf(-1)
-		for _, s := range scores {
-			m = math.Max(m, s)
-		}
-		return m
+		return hi
 	}
-	var sum float64
-	for _, s := range scores {
-		sum += s
-	}
-	return sum / float64(len(scores))
+	return mean
 }
 
 // collect adds one turn's output to the conversation's totals.

@@ -105,7 +105,9 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 	}
 	for _, j := range all {
 		if *j.out == nil {
-			*j.out = j.skipped("cancelled")
+			tr := j.skipped("cancelled")
+			j.matrixLabel(tr)
+			*j.out = tr
 		}
 	}
 	run.Suites = append(run.Suites, cfg.LoadErrors...)

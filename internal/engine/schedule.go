@@ -144,9 +144,5 @@ func suiteTarget(s *suite.Suite, single bool) string {
 	if single || len(s.Matrix) == 0 {
 		return s.Target
 	}
-	names := make([]string, len(s.Matrix))
-	for i, m := range s.Matrix {
-		names[i] = m.Name
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(s.MatrixNames(), ", ")
 }

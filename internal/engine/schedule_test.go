@@ -255,3 +255,21 @@ func TestWavesSurviveACycle(t *testing.T) {
 		t.Fatal("Run did not finish on a dependency cycle")
 	}
 }
+
+func TestCancelledMatrixRowsKeepTheirTarget(t *testing.T) {
+	t.Parallel()
+	// A run cancelled before it starts leaves every row unfinished: each must still say which
+	// matrix target it is for, or the two rows of a test share one label.
+	s := depSuite(depSpec{id: "a", score: 1})
+	s.Matrix = []*suite.MatrixTarget{{Name: "x"}, {Name: "y"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	run, _ := Run(ctx, []*suite.Suite{s}, orderCfg(&orderTarget{}, 1))
+	var got []string
+	for _, tr := range run.Suites[0].Tests {
+		got = append(got, tr.Label()+"="+string(tr.Verdict))
+	}
+	if want := "a@x=skip,a@y=skip"; strings.Join(got, ",") != want {
+		t.Errorf("rows %s, want %s", strings.Join(got, ","), want)
+	}
+}

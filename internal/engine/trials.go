@@ -21,6 +21,8 @@ func trialsOf(cfg Config, s *suite.Suite) suite.Trials {
 	if cfg.Trials > 0 {
 		spec.Count = cfg.Trials
 	}
+	// A Trials built in code may leave Count at 0; every test still runs once.
+	spec.Count = max(spec.Count, 1)
 	return spec
 }
 

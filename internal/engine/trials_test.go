@@ -193,3 +193,14 @@ func TestTrialsStop(t *testing.T) {
 		t.Errorf("budget: %+v, run budget %+v", s, run.Budget)
 	}
 }
+
+func TestTrialsWithoutACountRunOnce(t *testing.T) {
+	t.Parallel()
+	// A suite built in code may leave Trials.Count at 0 (the parser never does): the test runs
+	// once, as with trials off, instead of running nothing.
+	script := map[string][]string{"a": {"0.9"}}
+	got, tg, _ := runScript(t, &suite.Trials{Strategy: suite.TrialsMean}, script, 0, nil)
+	if got["a"].Verdict != result.Pass || got["a"].TrialSummary != nil || len(tg.calls["a"]) != 1 {
+		t.Errorf("count 0: %+v, calls %v", got["a"], tg.calls["a"])
+	}
+}

@@ -72,8 +72,9 @@ func (r *reader) preprocessors(n *yaml.Node, what string) []*Preprocessor {
 	return out
 }
 
-// inheritPreprocessors gives every judge grader the suite's preprocessors, a grader's own
-// replacing the suite's of the same type (AgentV's parseMergedPreprocessors).
+// inheritPreprocessors gives every judge grader, a conversation turn's included, the suite's
+// preprocessors, a grader's own replacing the suite's of the same type (AgentV's
+// parseMergedPreprocessors).
 func inheritPreprocessors(s *Suite) {
 	var walk func(gs []*Grader)
 	walk = func(gs []*Grader) {
@@ -86,6 +87,9 @@ func inheritPreprocessors(s *Suite) {
 	}
 	for _, t := range s.Tests {
 		walk(t.Graders)
+		for _, turn := range t.Turns() {
+			walk(turn.Graders)
+		}
 	}
 }
 

@@ -205,10 +205,7 @@ func cycles(tests []*Test, byID map[string]*Test) [][]string {
 // them only to pick matrix entries: without a matrix they do nothing, and a test whose
 // targets are none of the matrix's never runs. The first is a warning, the second an error.
 func (r *reader) checkTestTargets(s *Suite) {
-	names := make([]string, len(s.Matrix))
-	for i, m := range s.Matrix {
-		names[i] = m.Name
-	}
+	names := s.MatrixNames()
 	for _, t := range s.Tests {
 		if len(s.Matrix) > 0 && t.Target != "" {
 			r.report(Diagnostic{Pos: t.Pos, Severity: Warning, Message: fmt.Sprintf("test %s: execution.target %q is ignored: the suite runs every test on its execution.targets matrix (pick entries with the test's execution.targets)", t.ID, t.Target)})
@@ -247,6 +244,11 @@ func (s *Suite) Runs(t *Test) []string {
 	if len(t.Targets) > 0 {
 		return t.Targets
 	}
+	return s.MatrixNames()
+}
+
+// MatrixNames are the names of the suite's execution.targets entries, in order.
+func (s *Suite) MatrixNames() []string {
 	out := make([]string, len(s.Matrix))
 	for i, m := range s.Matrix {
 		out[i] = m.Name

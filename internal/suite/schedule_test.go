@@ -222,3 +222,30 @@ func TestAgentVScheduleExamples(t *testing.T) {
 	_, ds = load("examples/showcase/bug-fix-benchmark/evals/bug-fixes.eval.yaml")
 	wantError(t, ds, 31, 7, "per-target workspace hooks) is not supported by evalgate")
 }
+
+func TestPreprocessorsInheritedByTurnGraders(t *testing.T) {
+	t.Parallel()
+	// A conversation's turn judges see the target's files as the test's own judges do.
+	body := `preprocessors:
+  - type: xlsx
+    command: [python3, conv.py]
+tests:
+  - id: chat
+    mode: conversation
+    input:
+      - role: system
+        content: Be brief.
+    turns:
+      - input: hi
+        assertions:
+          - type: llm-grader
+            prompt: Is it right?
+`
+	s, ds := parseString(t, body, map[string]string{"evals/conv.py": "print()\n"})
+	if s == nil || ds.HasErrors() {
+		t.Fatalf("load: %s", dump(ds))
+	}
+	if g := s.Tests[0].Turns()[0].Graders[0]; len(g.Preprocessors) != 1 || g.Preprocessors[0].Type != "xlsx" {
+		t.Errorf("turn grader preprocessors: %+v", g.Preprocessors)
+	}
+}
