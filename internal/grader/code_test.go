@@ -317,6 +317,11 @@ func TestCodeGraderNegate(t *testing.T) {
 	s = codeSpec("sh", "reply.sh", `{"score": 2}`)
 	s.Negate = true
 	wantResult(t, gradeIn(t, s, &Input{Suite: evalSuite}), 0, result.Error)
+	// A script that failed with a message (AgentV: score 0, fail) is an error when negated,
+	// never a pass.
+	s = codeSpec("sh", "reply.sh", "partial", "2", "boom")
+	s.Negate = true
+	wantResult(t, gradeIn(t, s, &Input{Suite: evalSuite}), 0, result.Error)
 }
 
 func TestCodeTimeoutConfig(t *testing.T) {

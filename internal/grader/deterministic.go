@@ -41,6 +41,12 @@ func negate(spec *suite.Grader, r *result.GraderResult) *result.GraderResult {
 	if !spec.Negate || r.Verdict == result.Error || r.Verdict == result.Skip {
 		return r
 	}
+	if r.Error != "" {
+		// A script that failed (AgentV scores it 0, fail) said nothing about the answer:
+		// negating that failure would turn an error into a pass.
+		r.Score, r.Verdict = 0, result.Error
+		return r
+	}
 	r.Score = 1 - r.Score
 	if r.Verdict == result.Pass {
 		r.Verdict = result.Fail
