@@ -1,26 +1,87 @@
 package main
 
 import (
-	"github.com/evalgate/evalgate/internal/redact"
-
 	"fmt"
 	"os"
 
+	"github.com/spf13/pflag"
+
+	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
 )
 
-// report prints the run and writes the report files.
-func report(e env, o *runOptions, root string, run *result.Run, failOn reports.FailOn, scrub *redact.Redactor) (*reports.Comparison, error) {
-	cmp, err := baseline(o.baseline, run)
+// reportFlags are the flags run and merge share: what is printed and written, and what fails
+// the gate.
+type reportFlags struct {
+	failOn, out, format, baseline string
+	regress                       bool
+}
+
+func (f *reportFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.failOn, "fail-on", "fail", "what fails the gate: fail, borderline or never")
+	fs.StringVar(&f.format, "format", "table", "stdout format: table or json")
+	fs.StringVar(&f.out, "out", "", "write report files (results.json, comment.md, junit.xml, …) to this directory")
+	fs.StringVar(&f.baseline, "baseline", "", "results.json of a base run: show per-test and per-criterion deltas")
+	fs.BoolVar(&f.regress, "fail-on-regression", false, "with --baseline: fail the gate when a test or criterion regressed")
+}
+
+// check validates the values their types cannot.
+func (f *reportFlags) check() error {
+	switch {
+	case f.regress && f.baseline == "":
+		return usageErr("--fail-on-regression needs --baseline")
+	case f.format != "table" && f.format != "json":
+		return usageErr("--format must be table or json, not %q", f.format)
+	}
+	if _, err := reports.ParseFailOn(f.failOn); err != nil {
+		return usageErr("--fail-on: %w", err)
+	}
+	return nil
+}
+
+// report prints the run, writes the report files and returns the gate's verdict: nil when it
+// passed, gateFailed when it failed.
+func (f *reportFlags) report(e env, root string, run *result.Run, scrub *redact.Redactor) error {
+	failOn, _ := reports.ParseFailOn(f.failOn)
+	cmp, err := baseline(f.baseline, run)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// One view of the run feeds the table and every report file.
 	rep := reports.NewReport(run, cmp)
+	if err := f.print(e, rep, run, failOn, scrub); err != nil {
+		return err
+	}
+	if f.out != "" {
+		opts := reports.FilesOptions{
+			Comment: reports.CommentOptions{FailOn: failOn},
+			Summary: reports.SummaryOptions{FailOn: failOn},
+			Check:   reports.CheckOptions{FailOn: failOn, RepoRoot: root},
+			JUnit:   reports.JUnitOptions{FailOn: failOn},
+			Root:    root,
+			Scrub:   scrub,
+		}
+		if err := rep.WriteAll(f.out, opts); err != nil {
+			return fmt.Errorf("write reports to %s: %w", f.out, err)
+		}
+	}
+	if reports.Conclusion(run, failOn) == "failure" {
+		return gateFailed
+	}
+	if f.regress && cmp != nil && cmp.Regressions() > 0 {
+		fmt.Fprintf(e.stderr, "evalgate: %d regression(s) against %s\n", cmp.Regressions(), f.baseline)
+		return gateFailed
+	}
+	return nil
+}
+
+// print writes the table, or results.json with --format json, to stdout.
+func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, failOn reports.FailOn, scrub *redact.Redactor) error {
 	// Credentials an agent echoed stay out of CI logs and report files here too.
 	out := scrub.Writer(e.stdout)
-	if o.format == "json" {
+	var err error
+	if f.format == "json" {
 		err = reports.WriteResults(out, run)
 	} else {
 		width, isTerm := terminal(e)
@@ -30,23 +91,9 @@ func report(e env, o *runOptions, root string, run *result.Run, failOn reports.F
 		err = cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("print results: %w", err)
+		return fmt.Errorf("print results: %w", err)
 	}
-	if o.out == "" {
-		return cmp, nil
-	}
-	opts := reports.FilesOptions{
-		Comment: reports.CommentOptions{FailOn: failOn},
-		Summary: reports.SummaryOptions{FailOn: failOn},
-		Check:   reports.CheckOptions{FailOn: failOn, RepoRoot: root},
-		JUnit:   reports.JUnitOptions{FailOn: failOn},
-		Root:    root,
-		Scrub:   scrub,
-	}
-	if err := rep.WriteAll(o.out, opts); err != nil {
-		return nil, fmt.Errorf("write reports to %s: %w", o.out, err)
-	}
-	return cmp, nil
+	return nil
 }
 
 // baseline reads a base run's results.json and compares the run with it ("" = no comparison).
