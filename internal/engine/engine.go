@@ -124,23 +124,9 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 		}
 		run.Suites = append(run.Suites, &cp)
 	}
-	var tests []*result.TestResult
-	for _, sr := range run.Suites {
-		sr.Summary = rubric.Summarize(sr.Tests)
-		if sr.Error != "" {
-			sr.Summary.Verdict = result.Error
-		}
-		tests = append(tests, sr.Tests...)
-	}
-	run.Summary = rubric.Summarize(tests)
-	for _, sr := range run.Suites {
-		if sr.Error != "" {
-			run.Summary.Verdict = result.Error
-		}
-	}
 	run.Budget = b.report()
 	run.FinishedAt = cfg.Now()
-	run.Summary.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
+	rubric.SummarizeRun(run)
 	if err := ctx.Err(); err != nil {
 		return run, err
 	}
