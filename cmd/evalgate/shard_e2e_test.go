@@ -36,6 +36,7 @@ func TestActionShardedEqualsUnsharded(t *testing.T) {
 		t.Fatalf("unsharded: exit %d (the calculator suite has a gated failure)\n%s", code, log)
 	}
 	wantComment, wantCheck := onlyResults(t, one)
+	reportDir := r.env["INPUT_REPORT_DIR"]
 
 	sharded := githubtest.New(t)
 	sharded.Files = prFilesAll
@@ -54,7 +55,11 @@ func TestActionShardedEqualsUnsharded(t *testing.T) {
 	}
 	delete(r.env, "INPUT_SHARD")
 	r.env["INPUT_MERGE"] = filepath.Join(dir, "artifacts")
-	r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "report")
+	// The same report directory as the unsharded run: the comment names it.
+	r.env["INPUT_REPORT_DIR"] = reportDir
+	if err := os.RemoveAll(reportDir); err != nil {
+		t.Fatal(err)
+	}
 	code, log := r.run()
 	if code != 1 {
 		t.Fatalf("merge: exit %d, want the unsharded run's 1\n%s", code, log)
@@ -67,7 +72,7 @@ func TestActionShardedEqualsUnsharded(t *testing.T) {
 		t.Errorf("merged check run differs from the unsharded one:\n--- merged\n%s\n--- unsharded\n%s", gotCheck, wantCheck)
 	}
 	for _, f := range []string{"results.json", "junit.xml", "comment.md", "check-run.json"} {
-		if _, err := os.Stat(filepath.Join(dir, "report", f)); err != nil {
+		if _, err := os.Stat(filepath.Join(reportDir, f)); err != nil {
 			t.Errorf("merged report: %v", err)
 		}
 	}
@@ -78,7 +83,7 @@ func TestActionShardedEqualsUnsharded(t *testing.T) {
 func TestActionMissingShardFailsGate(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
-	srv.Files = []map[string]any{{"filename": "evals/changelog.eval.yaml", "status": "modified"}}
+	srv.Files = prFilesAll
 	r := newRunner(t, srv, "pull_request", prEvent(false))
 	dir := t.TempDir()
 	for i := 1; i <= 3; i++ {
