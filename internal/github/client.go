@@ -41,7 +41,7 @@ type Options struct {
 	Scrub func(string) string
 }
 
-// Client talks to one GitHub (or GHES) API.
+// Client talks to one GitHub (or GHES) API; Repo scopes it to a repository, where the calls are.
 type Client struct {
 	gh   *gh.Client
 	opts Options
@@ -88,6 +88,18 @@ func New(httpClient *http.Client, apiURL, token string, opts Options) (*Client, 
 		opts.Now = time.Now
 	}
 	return &Client{gh: c, opts: opts, plain: plain}, nil
+}
+
+// Repo is the client scoped to one repository: every call about a pull request, check run,
+// comment or artifact goes through it. It is a cheap value; make one wherever convenient.
+type Repo struct {
+	c           *Client
+	owner, name string
+}
+
+// Repo returns the client scoped to the repository owner/name.
+func (c *Client) Repo(owner, name string) *Repo {
+	return &Repo{c: c, owner: owner, name: name}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
