@@ -56,6 +56,9 @@ type Job struct {
 	Shard   string
 }
 
+// repo is the GitHub client scoped to the event's repository; callers check d.GitHub first.
+func (d *Deps) repo() *github.Repo { return d.GitHub.Repo(d.Event.Owner, d.Event.Repo) }
+
 // plan is what this event asks for.
 type plan struct {
 	sha      string // the commit graded and reported on, once the checkout is verified
@@ -221,7 +224,7 @@ func (d *Deps) pick(ctx context.Context, in Inputs, p plan, suites []*suite.Suit
 // caps the list or is unavailable (a dry run has no API).
 func (d *Deps) changedFiles(ctx context.Context, p plan) ([]string, error) {
 	if d.GitHub != nil {
-		files, truncated, err := d.GitHub.ListPullRequestFiles(ctx, d.Event.Owner, d.Event.Repo, p.pr)
+		files, truncated, err := d.repo().ListPullRequestFiles(ctx, p.pr)
 		if err == nil && !truncated {
 			var out []string
 			for _, f := range files {
@@ -242,7 +245,7 @@ func (d *Deps) changedFiles(ctx context.Context, p plan) ([]string, error) {
 
 func (d *Deps) react(ctx context.Context, p plan, content string) {
 	if p.comment != nil && d.GitHub != nil {
-		if err := d.GitHub.React(ctx, d.Event.Owner, d.Event.Repo, p.comment.ID, content); err != nil {
+		if err := d.repo().React(ctx, p.comment.ID, content); err != nil {
 			d.logf("evalgate: reaction: %v", err)
 		}
 	}

@@ -74,8 +74,8 @@ func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan, run *result.
 	if d.GitHub == nil {
 		return nil, noBaseline(errors.New("a dry run does not call the GitHub API"))
 	}
-	q := baseline.Query{Owner: d.Event.Owner, Repo: d.Event.Repo, Artifact: in.BaselineArtifact, BaseSHA: p.base, BaseRef: p.baseRef}
-	found, err := baseline.Find(ctx, d.GitHub, q)
+	q := baseline.Query{Artifact: in.BaselineArtifact, BaseSHA: p.base, BaseRef: p.baseRef}
+	found, err := baseline.Find(ctx, d.repo(), q)
 	if err != nil {
 		d.logf("evalgate: %s (reporting without deltas)", oneLine(err.Error()))
 		return nil, noBaseline(err)

@@ -40,7 +40,7 @@ func BenchmarkCompleteCheck(b *testing.B) {
 	var requests int
 	for b.Loop() {
 		d.GitHub = client()
-		id, _, err := client().CreateCheckRun(ctx, "acme", "agents", "evalgate", "0123456789abcdef0123456789abcdef01234567", "", "Running", "running")
+		id, _, err := client().Repo("acme", "agents").CreateCheckRun(ctx, github.CheckRunOptions{Name: "evalgate", HeadSHA: "0123456789abcdef0123456789abcdef01234567", Title: "Running", Summary: "running"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -56,13 +56,13 @@ func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullReq
 		return nil, false
 	}
 	// author_association misreports private org members, so permission is asked of the API.
-	perm, err := d.GitHub.PermissionLevel(ctx, ev.Owner, ev.Repo, ev.Comment.Author)
+	perm, err := d.repo().PermissionLevel(ctx, ev.Comment.Author)
 	if err != nil || (perm != "admin" && perm != "write") {
 		d.logf("evalgate: rerun by %s ignored: write or admin permission required (have %q, err %v)", ev.Comment.Author, perm, err)
 		return nil, false
 	}
 	p.comment = ev.Comment
-	pr, err := d.GitHub.GetPullRequest(ctx, ev.Owner, ev.Repo, ev.PR)
+	pr, err := d.repo().GetPullRequest(ctx, ev.PR)
 	if err != nil {
 		d.logf("evalgate: rerun: %v", err)
 		d.react(ctx, *p, "confused")

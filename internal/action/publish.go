@@ -39,7 +39,7 @@ func (d *Deps) publisher(ctx context.Context, in Inputs, p plan) *publisher {
 	if d.GitHub == nil || p.sha == "" {
 		return pub
 	}
-	id, url, err := d.GitHub.CreateCheckRun(ctx, d.Event.Owner, d.Event.Repo, in.CheckName, p.sha, d.Event.RunURL(), "Running evals", "evalgate is running the eval suites for this commit.")
+	id, url, err := d.repo().CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: "Running evals", Summary: "evalgate is running the eval suites for this commit."})
 	switch {
 	case errors.Is(err, github.ErrForbidden):
 		pub.forbidden = true
@@ -61,7 +61,7 @@ func (pub *publisher) abort(ctx context.Context, cause, interrupted error) {
 	if interrupted != nil {
 		conclusion, title, msg = "cancelled", "Cancelled", fmt.Sprintf("The run was cancelled (%v) before any result: %v", interrupted, cause)
 	}
-	if err := pub.d.GitHub.CompleteCheckRun(ctx, pub.d.Event.Owner, pub.d.Event.Repo, pub.checkID, pub.in.CheckName, conclusion, title, msg, "", nil); err != nil {
+	if err := pub.d.repo().CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: conclusion, Title: title, Summary: msg}); err != nil {
 		pub.d.logf("evalgate: complete check run: %v", err)
 	}
 }
@@ -161,7 +161,7 @@ func (pub *publisher) complete(ctx context.Context, check reports.CheckOutput) {
 	for i, a := range check.Annotations {
 		anns[i] = github.Annotation{Path: a.Path, StartLine: a.StartLine, EndLine: a.EndLine, Level: a.Level, Title: a.Title, Message: a.Message, RawDetails: a.RawDetails}
 	}
-	if err := d.GitHub.CompleteCheckRun(ctx, d.Event.Owner, d.Event.Repo, pub.checkID, pub.in.CheckName, check.Conclusion, check.Title, check.Summary, check.Text, anns); err != nil {
+	if err := d.repo().CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: check.Conclusion, Title: check.Title, Summary: check.Summary, Text: check.Text, Annotations: anns}); err != nil {
 		d.logf("evalgate: complete check run: %v", err)
 	}
 }
@@ -169,10 +169,10 @@ func (pub *publisher) complete(ctx context.Context, check reports.CheckOutput) {
 // comment posts the sticky comment, rendering a shorter one when GitHub says it is too long.
 func (pub *publisher) comment(ctx context.Context, copts reports.CommentOptions, body string, render func(reports.CommentOptions) string) string {
 	d := pub.d
-	url, err := d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, body)
+	url, err := d.repo().UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: body})
 	if errors.Is(err, github.ErrBodyTooLong) {
 		copts.MaxBytes = shortComment
-		url, err = d.GitHub.UpsertComment(ctx, d.Event.Owner, d.Event.Repo, pub.p.pr, copts.Marker, render(copts))
+		url, err = d.repo().UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: render(copts)})
 	}
 	if errors.Is(err, github.ErrForbidden) {
 		pub.forbidden = true
@@ -206,10 +206,10 @@ func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan) {
 	body := "This change touches no eval suite, file a suite reads, or `run_all_paths` glob, so no evals ran."
 	d.logf("evalgate: %s", title)
 	if d.GitHub != nil && p.sha != "" {
-		id, _, err := d.GitHub.CreateCheckRun(ctx, d.Event.Owner, d.Event.Repo, in.CheckName, p.sha, d.Event.RunURL(), title, body)
+		id, _, err := d.repo().CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: title, Summary: body})
 		if err == nil {
 			state := gateState{Version: 1, Blocking: map[string]suiteGate{}, Ran: []string{}}
-			err = d.GitHub.CompleteCheckRun(ctx, d.Event.Owner, d.Event.Repo, id, in.CheckName, "success", title, body+state.block(), "", nil)
+			err = d.repo().CompleteCheckRun(ctx, id, github.CheckRunOutput{Name: in.CheckName, Conclusion: "success", Title: title, Summary: body + state.block()})
 		}
 		if err != nil {
 			d.logf("evalgate: check run: %v", err)

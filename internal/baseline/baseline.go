@@ -26,18 +26,17 @@ const (
 // DefaultArtifact is the artifact name the README's workflow uploads the report under.
 const DefaultArtifact = "evalgate-report"
 
-// Source lists and downloads workflow artifacts (*github.Client).
+// Source lists and downloads one repository's workflow artifacts (*github.Repo).
 type Source interface {
-	ListArtifacts(ctx context.Context, owner, repo, name string) ([]github.Artifact, error)
-	DownloadArtifact(ctx context.Context, owner, repo string, id, maxBytes int64) ([]byte, error)
+	ListArtifacts(ctx context.Context, name string) ([]github.Artifact, error)
+	DownloadArtifact(ctx context.Context, id, maxBytes int64) ([]byte, error)
 }
 
-// Query says whose baseline to find.
+// Query says which baseline to find in the Source's repository.
 type Query struct {
-	Owner, Repo string
-	Artifact    string // the artifact name
-	BaseSHA     string // the pull request's base commit
-	BaseRef     string // its base branch, when no run on the commit left an artifact
+	Artifact string // the artifact name
+	BaseSHA  string // the pull request's base commit
+	BaseRef  string // its base branch, when no run on the commit left an artifact
 }
 
 // Found is a downloaded baseline.
@@ -57,7 +56,7 @@ var ErrNone = errors.New("no baseline")
 // itself (never a fork's, whose branch names prove nothing) on the base commit, else on the
 // base branch. Any failure is an error wrapping ErrNone, for a note rather than a failure.
 func Find(ctx context.Context, src Source, q Query) (*Found, error) {
-	arts, err := src.ListArtifacts(ctx, q.Owner, q.Repo, q.Artifact)
+	arts, err := src.ListArtifacts(ctx, q.Artifact)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNone, err)
 	}
@@ -68,7 +67,7 @@ func Find(ctx context.Context, src Source, q Query) (*Found, error) {
 	if a.Size > MaxZipBytes {
 		return nil, fmt.Errorf("%w: artifact %d is %d bytes, over the %d-byte limit", ErrNone, a.ID, a.Size, MaxZipBytes)
 	}
-	zipped, err := src.DownloadArtifact(ctx, q.Owner, q.Repo, a.ID, MaxZipBytes)
+	zipped, err := src.DownloadArtifact(ctx, a.ID, MaxZipBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNone, err)
 	}

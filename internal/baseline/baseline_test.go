@@ -91,11 +91,11 @@ type fakeSource struct {
 	fetched []int64
 }
 
-func (f *fakeSource) ListArtifacts(context.Context, string, string, string) ([]github.Artifact, error) {
+func (f *fakeSource) ListArtifacts(context.Context, string) ([]github.Artifact, error) {
 	return f.arts, f.listErr
 }
 
-func (f *fakeSource) DownloadArtifact(_ context.Context, _, _ string, id, _ int64) ([]byte, error) {
+func (f *fakeSource) DownloadArtifact(_ context.Context, id, _ int64) ([]byte, error) {
 	f.fetched = append(f.fetched, id)
 	z, ok := f.zips[id]
 	if !ok {
@@ -111,7 +111,7 @@ func TestFind(t *testing.T) {
 		return github.Artifact{ID: id, Name: DefaultArtifact, HeadSHA: sha, HeadBranch: branch, Expired: expired, SameRepo: same, CreatedAt: now.Add(-time.Duration(id) * time.Hour)}
 	}
 	good := zipOf(t, "results.json", "base results")
-	q := Query{Owner: "acme", Repo: "agents", Artifact: DefaultArtifact, BaseSHA: "base", BaseRef: "main"}
+	q := Query{Artifact: DefaultArtifact, BaseSHA: "base", BaseRef: "main"}
 	tests := []struct {
 		name     string
 		src      *fakeSource

@@ -36,11 +36,12 @@ type Artifact struct {
 // request is built here with its NewRequest and Do.
 //
 // Docs: https://docs.github.com/rest/actions/artifacts#list-artifacts-for-a-repository
-func (c *Client) ListArtifacts(ctx context.Context, owner, repo, name string) ([]Artifact, error) {
+func (r *Repo) ListArtifacts(ctx context.Context, name string) ([]Artifact, error) {
+	c := r.c
 	var out []Artifact
 	for page := 1; page > 0 && page <= maxArtifactPages; {
 		q := url.Values{"name": {name}, "per_page": {"100"}, "page": {fmt.Sprint(page)}}
-		u := fmt.Sprintf("repos/%s/%s/actions/artifacts?%s", url.PathEscape(owner), url.PathEscape(repo), q.Encode())
+		u := fmt.Sprintf("repos/%s/%s/actions/artifacts?%s", url.PathEscape(r.owner), url.PathEscape(r.name), q.Encode())
 		var list gh.ArtifactList
 		var resp *gh.Response
 		err := c.read(ctx, "list artifacts", func() (*gh.Response, error) {
@@ -85,12 +86,13 @@ func IsNotFound(err error) bool {
 // token never reaches that host.
 //
 // Docs: https://docs.github.com/rest/actions/artifacts#download-an-artifact
-func (c *Client) DownloadArtifact(ctx context.Context, owner, repo string, id, maxBytes int64) ([]byte, error) {
+func (r *Repo) DownloadArtifact(ctx context.Context, id, maxBytes int64) ([]byte, error) {
+	c := r.c
 	var loc *url.URL
 	err := c.read(ctx, "download artifact", func() (*gh.Response, error) {
 		var resp *gh.Response
 		var err error
-		loc, resp, err = c.gh.Actions.DownloadArtifact(ctx, owner, repo, id, 0)
+		loc, resp, err = c.gh.Actions.DownloadArtifact(ctx, r.owner, r.name, id, 0)
 		switch {
 		case err == nil || resp == nil:
 			return resp, err

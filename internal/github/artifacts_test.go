@@ -19,7 +19,7 @@ func TestListArtifactsPaginates(t *testing.T) {
 	}
 	srv.AddArtifact(githubtest.Artifact{Name: "other", HeadBranch: "main"})
 	c, _ := newClient(t, srv)
-	arts, err := c.ListArtifacts(context.Background(), "acme", "agents", "evalgate-report")
+	arts, err := c.Repo("acme", "agents").ListArtifacts(context.Background(), "evalgate-report")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestDownloadArtifactRedirect(t *testing.T) {
 	srv := githubtest.New(t)
 	id := srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", Zip: []byte("PK zip bytes")})
 	c, _ := newClient(t, srv)
-	b, err := c.DownloadArtifact(context.Background(), "acme", "agents", id, 1<<20)
+	b, err := c.Repo("acme", "agents").DownloadArtifact(context.Background(), id, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestDownloadArtifactRedirect(t *testing.T) {
 	if reqs[0].Authorization != "" {
 		t.Errorf("the token reached the blob host: Authorization %q", reqs[0].Authorization)
 	}
-	if _, err := c.DownloadArtifact(context.Background(), "acme", "agents", id, 4); err == nil || !strings.Contains(err.Error(), "larger than 4 bytes") {
+	if _, err := c.Repo("acme", "agents").DownloadArtifact(context.Background(), id, 4); err == nil || !strings.Contains(err.Error(), "larger than 4 bytes") {
 		t.Errorf("over the cap: err %v", err)
 	}
 }
@@ -83,7 +83,7 @@ func TestDownloadArtifactErrors(t *testing.T) {
 	c, sl := newClient(t, srv)
 	ctx := context.Background()
 	for _, id := range []int64{999999, expired} {
-		if _, err := c.DownloadArtifact(ctx, "acme", "agents", id, 1<<20); err == nil {
+		if _, err := c.Repo("acme", "agents").DownloadArtifact(ctx, id, 1<<20); err == nil {
 			t.Errorf("artifact %d: no error", id)
 		}
 	}
@@ -95,7 +95,7 @@ func TestDownloadArtifactErrors(t *testing.T) {
 	}
 	ok := srv.AddArtifact(githubtest.Artifact{Name: "r", Zip: []byte("zip")})
 	srv.Fail(githubtest.DownloadArtifact, githubtest.Fault{Status: http.StatusBadGateway, Body: `{"message":"bad gateway"}`})
-	if b, err := c.DownloadArtifact(ctx, "acme", "agents", ok, 1<<20); err != nil || string(b) != "zip" {
+	if b, err := c.Repo("acme", "agents").DownloadArtifact(ctx, ok, 1<<20); err != nil || string(b) != "zip" {
 		t.Errorf("after a 502: %q, %v", b, err)
 	}
 }
@@ -106,7 +106,7 @@ func TestListArtifactsNotFound(t *testing.T) {
 	srv := githubtest.New(t)
 	srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
 	c, _ := newClient(t, srv)
-	_, err := c.ListArtifacts(context.Background(), "acme", "agents", "evalgate-report")
+	_, err := c.Repo("acme", "agents").ListArtifacts(context.Background(), "evalgate-report")
 	if err == nil || !strings.Contains(err.Error(), "404") {
 		t.Fatalf("err %v, want a 404", err)
 	}
@@ -122,7 +122,7 @@ func TestDownloadArtifactBlobMissing(t *testing.T) {
 	srv := githubtest.New(t)
 	srv.Fail(githubtest.DownloadArtifact, githubtest.Fault{Status: http.StatusFound, Headers: map[string]string{"Location": srv.BlobURL() + "/blob/999?sig=signed"}})
 	c, _ := newClient(t, srv)
-	_, err := c.DownloadArtifact(context.Background(), "acme", "agents", 5, 1<<20)
+	_, err := c.Repo("acme", "agents").DownloadArtifact(context.Background(), 5, 1<<20)
 	if err == nil || !strings.Contains(err.Error(), "404") || strings.Contains(err.Error(), "sig=") {
 		t.Fatalf("err %v: want a 404 that does not quote the signed URL", err)
 	}
@@ -139,7 +139,7 @@ func TestDownloadArtifactBadRedirect(t *testing.T) {
 		srv := githubtest.New(t)
 		srv.Fail(githubtest.DownloadArtifact, githubtest.Fault{Status: http.StatusFound, Headers: map[string]string{"Location": loc}})
 		c, _ := newClient(t, srv)
-		_, err := c.DownloadArtifact(context.Background(), "acme", "agents", 5, 1<<20)
+		_, err := c.Repo("acme", "agents").DownloadArtifact(context.Background(), 5, 1<<20)
 		if err == nil || strings.Contains(err.Error(), "secret") {
 			t.Errorf("Location %s: err %v, want an error that does not quote the signature", loc, err)
 		}

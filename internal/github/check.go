@@ -35,24 +35,47 @@ type Annotation struct {
 	RawDetails string
 }
 
-// CreateCheckRun starts an in_progress check run on headSHA and returns its id and page.
+// CheckRunOptions starts a check run.
+type CheckRunOptions struct {
+	Name    string
+	HeadSHA string
+	// DetailsURL is the page the check links to (the workflow run); empty leaves GitHub's.
+	DetailsURL     string
+	Title, Summary string
+}
+
+// CheckRunOutput is what an update sends about a check run: its name and output, plus the
+// conclusion when completing it. GitHub requires title and summary with every output, so
+// each update repeats them.
+type CheckRunOutput struct {
+	Name string
+	// Conclusion (success, neutral, failure, cancelled, …) and Text are sent only by
+	// CompleteCheckRun.
+	Conclusion     string
+	Title, Summary string
+	Text           string
+	Annotations    []Annotation
+}
+
+// CreateCheckRun starts an in_progress check run and returns its id and page.
 //
 // Docs: https://docs.github.com/rest/checks/runs#create-a-check-run
-func (c *Client) CreateCheckRun(ctx context.Context, owner, repo, name, headSHA, detailsURL, title, summary string) (int64, string, error) {
+func (r *Repo) CreateCheckRun(ctx context.Context, o CheckRunOptions) (int64, string, error) {
+	c := r.c
 	opts := gh.CreateCheckRunOptions{
-		Name:    name,
-		HeadSHA: headSHA,
+		Name:    o.Name,
+		HeadSHA: o.HeadSHA,
 		Status:  gh.String("in_progress"),
-		Output:  &gh.CheckRunOutput{Title: gh.String(c.clean(title, MaxAnnotationTitle)), Summary: gh.String(c.clean(summary, MaxCheckText))},
+		Output:  &gh.CheckRunOutput{Title: gh.String(c.clean(o.Title, MaxAnnotationTitle)), Summary: gh.String(c.clean(o.Summary, MaxCheckText))},
 	}
-	if detailsURL != "" {
-		opts.DetailsURL = gh.String(detailsURL)
+	if o.DetailsURL != "" {
+		opts.DetailsURL = gh.String(o.DetailsURL)
 	}
 	var run *gh.CheckRun
 	err := c.write(ctx, "create check run", func() (*gh.Response, error) {
 		var resp *gh.Response
 		var err error
-		run, resp, err = c.gh.Checks.CreateCheckRun(ctx, owner, repo, opts)
+		run, resp, err = c.gh.Checks.CreateCheckRun(ctx, r.owner, r.name, opts)
 		return resp, err
 	})
 	if err != nil {
@@ -61,11 +84,13 @@ func (c *Client) CreateCheckRun(ctx context.Context, owner, repo, name, headSHA,
 	return run.GetID(), run.GetHTMLURL(), nil
 }
 
-// AddAnnotations appends annotations to a check run, MaxAnnotationsPerRequest per update.
-// GitHub requires title and summary with every output, so each update repeats them.
+// AddAnnotations appends out.Annotations to a check run, MaxAnnotationsPerRequest per
+// update, each repeating out's name, title and summary.
 //
 // Docs: https://docs.github.com/rest/checks/runs#update-a-check-run
-func (c *Client) AddAnnotations(ctx context.Context, owner, repo string, id int64, name, title, summary string, anns []Annotation) error {
+func (r *Repo) AddAnnotations(ctx context.Context, id int64, out CheckRunOutput) error {
+	c := r.c
+	anns := out.Annotations
 	for len(anns) > 0 {
 		n := min(len(anns), MaxAnnotationsPerRequest)
 		batch := make([]*gh.CheckRunAnnotation, 0, n)
@@ -74,11 +99,11 @@ func (c *Client) AddAnnotations(ctx context.Context, owner, repo string, id int6
 		}
 		anns = anns[n:]
 		err := c.write(ctx, "add check run annotations", func() (*gh.Response, error) {
-			_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, owner, repo, id, gh.UpdateCheckRunOptions{
-				Name: name,
+			_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, r.owner, r.name, id, gh.UpdateCheckRunOptions{
+				Name: out.Name,
 				Output: &gh.CheckRunOutput{
-					Title:       gh.String(c.clean(title, MaxAnnotationTitle)),
-					Summary:     gh.String(c.clean(summary, MaxCheckText)),
+					Title:       gh.String(c.clean(out.Title, MaxAnnotationTitle)),
+					Summary:     gh.String(c.clean(out.Summary, MaxCheckText)),
 					Annotations: batch,
 				},
 			})
@@ -91,27 +116,28 @@ func (c *Client) AddAnnotations(ctx context.Context, owner, repo string, id int6
 	return nil
 }
 
-// CompleteCheckRun sets the conclusion (success, neutral, failure, …) and the final output in
-// one request, which carries up to MaxAnnotationsPerRequest of anns: the check run is
-// completed before anything else is sent. Annotations past that are appended afterwards
-// (AddAnnotations), so pass at most MaxAnnotationsPerRequest when the gate must not wait.
+// CompleteCheckRun sets the conclusion and the final output in one request, which carries up
+// to MaxAnnotationsPerRequest of out.Annotations: the check run is completed before anything
+// else is sent. Annotations past that are appended afterwards (AddAnnotations), so pass at
+// most MaxAnnotationsPerRequest when the gate must not wait.
 //
 // Docs: https://docs.github.com/rest/checks/runs#update-a-check-run
-func (c *Client) CompleteCheckRun(ctx context.Context, owner, repo string, id int64, name, conclusion, title, summary, text string, anns []Annotation) error {
-	out := &gh.CheckRunOutput{Title: gh.String(c.clean(title, MaxAnnotationTitle)), Summary: gh.String(c.clean(summary, MaxCheckText))}
-	if text != "" {
-		out.Text = gh.String(c.clean(text, MaxCheckText))
+func (r *Repo) CompleteCheckRun(ctx context.Context, id int64, o CheckRunOutput) error {
+	c := r.c
+	out := &gh.CheckRunOutput{Title: gh.String(c.clean(o.Title, MaxAnnotationTitle)), Summary: gh.String(c.clean(o.Summary, MaxCheckText))}
+	if o.Text != "" {
+		out.Text = gh.String(c.clean(o.Text, MaxCheckText))
 	}
-	first := anns[:min(len(anns), MaxAnnotationsPerRequest)]
+	first := o.Annotations[:min(len(o.Annotations), MaxAnnotationsPerRequest)]
 	for _, a := range first {
 		out.Annotations = append(out.Annotations, c.toGitHub(a))
 	}
 	complete := func() error {
 		return c.write(ctx, "complete check run", func() (*gh.Response, error) {
-			_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, owner, repo, id, gh.UpdateCheckRunOptions{
-				Name:        name,
+			_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, r.owner, r.name, id, gh.UpdateCheckRunOptions{
+				Name:        o.Name,
 				Status:      gh.String("completed"),
-				Conclusion:  gh.String(conclusion),
+				Conclusion:  gh.String(o.Conclusion),
 				CompletedAt: &gh.Timestamp{Time: c.opts.Now()},
 				Output:      out,
 			})
@@ -131,7 +157,9 @@ func (c *Client) CompleteCheckRun(ctx context.Context, owner, repo string, id in
 	if err != nil {
 		return err
 	}
-	return c.AddAnnotations(ctx, owner, repo, id, name, title, summary, anns[len(first):])
+	rest := o
+	rest.Annotations = o.Annotations[len(first):]
+	return r.AddAnnotations(ctx, id, rest)
 }
 
 func (c *Client) toGitHub(a Annotation) *gh.CheckRunAnnotation {

@@ -20,35 +20,43 @@ type CheckRun struct {
 // checkRunsPerPage is the API's largest page.
 const checkRunsPerPage = 100
 
-// ListCheckRuns lists, across every page, the check runs named name on ref, newest first. With
-// latest, GitHub keeps only the newest run per check name and app (filter=latest); without it,
-// every run (filter=all). A ref GitHub does not know is an error; a commit without such a run
+// ListCheckRunsOptions filters ListCheckRuns.
+type ListCheckRunsOptions struct {
+	// CheckName is the check runs' name.
+	CheckName string
+	// Latest keeps only the newest run per check name and app (filter=latest); false lists
+	// every run (filter=all).
+	Latest bool
+}
+
+// ListCheckRuns lists, across every page, the check runs on ref that opts selects, newest
+// first. A ref GitHub does not know is an error; a commit without such a run
 // gives an empty list.
 //
 // Docs: https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference
-func (c *Client) ListCheckRuns(ctx context.Context, owner, repo, ref, name string, latest bool) ([]CheckRun, error) {
+func (r *Repo) ListCheckRuns(ctx context.Context, ref string, o ListCheckRunsOptions) ([]CheckRun, error) {
 	filter := "all"
-	if latest {
+	if o.Latest {
 		filter = "latest"
 	}
-	opts := &gh.ListCheckRunsOptions{CheckName: gh.String(name), Filter: gh.String(filter), ListOptions: gh.ListOptions{PerPage: checkRunsPerPage}}
+	opts := &gh.ListCheckRunsOptions{CheckName: gh.String(o.CheckName), Filter: gh.String(filter), ListOptions: gh.ListOptions{PerPage: checkRunsPerPage}}
 	var out []CheckRun
 	for {
 		var res *gh.ListCheckRunsResults
 		var resp *gh.Response
-		err := c.read(ctx, "list check runs", func() (*gh.Response, error) {
+		err := r.c.read(ctx, "list check runs", func() (*gh.Response, error) {
 			var err error
-			res, resp, err = c.gh.Checks.ListCheckRunsForRef(ctx, owner, repo, ref, opts)
+			res, resp, err = r.c.gh.Checks.ListCheckRunsForRef(ctx, r.owner, r.name, ref, opts)
 			return resp, err
 		})
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range res.CheckRuns {
+		for _, run := range res.CheckRuns {
 			out = append(out, CheckRun{
-				ID: r.GetID(), Name: r.GetName(), HeadSHA: r.GetHeadSHA(), Status: r.GetStatus(), Conclusion: r.GetConclusion(),
-				Title: r.GetOutput().GetTitle(), Summary: r.GetOutput().GetSummary(), Text: r.GetOutput().GetText(),
-				StartedAt: r.GetStartedAt().Time, Finished: r.GetCompletedAt().Time,
+				ID: run.GetID(), Name: run.GetName(), HeadSHA: run.GetHeadSHA(), Status: run.GetStatus(), Conclusion: run.GetConclusion(),
+				Title: run.GetOutput().GetTitle(), Summary: run.GetOutput().GetSummary(), Text: run.GetOutput().GetText(),
+				StartedAt: run.GetStartedAt().Time, Finished: run.GetCompletedAt().Time,
 			})
 		}
 		if resp == nil || resp.NextPage == 0 {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v60/github"
+
+	"github.com/evalgate/evalgate/internal/backoff"
 )
 
 // DefaultBotLogin is the account GITHUB_TOKEN writes as. Installation tokens cannot call
@@ -41,10 +43,12 @@ type Options struct {
 	Scrub func(string) string
 }
 
-// Client talks to one GitHub (or GHES) API.
+// Client talks to one GitHub (or GHES) API; Repo scopes it to a repository, where the calls are.
 type Client struct {
 	gh   *gh.Client
 	opts Options
+	// policy is the retry policy every call runs under.
+	policy backoff.Policy
 	// plain is the HTTP client without the token, for hosts that are not the API.
 	plain *http.Client
 
@@ -82,23 +86,29 @@ func New(httpClient *http.Client, apiURL, token string, opts Options) (*Client, 
 		opts.MaxWait = 5 * time.Minute
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = sleep
+		opts.Sleep = backoff.Sleep
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Client{gh: c, opts: opts, plain: plain}, nil
+	// Backoff from 1 s, doubling, without jitter: one job's few writes do not stampede. A
+	// caller with a deadline (the final writes of a cancelled run) gets the error at once
+	// rather than after a wait that would outlast it.
+	policy := backoff.Policy{MaxAttempts: opts.MaxAttempts, Base: time.Second, Factor: 2, MaxWait: opts.MaxWait,
+		StopAtDeadline: true, Sleep: opts.Sleep, Now: opts.Now}
+	return &Client{gh: c, opts: opts, policy: policy, plain: plain}, nil
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+// Repo is the client scoped to one repository: every call about a pull request, check run,
+// comment or artifact goes through it. It is a cheap value; make one wherever convenient.
+type Repo struct {
+	c           *Client
+	owner, name string
+}
+
+// Repo returns the client scoped to the repository owner/name.
+func (c *Client) Repo(owner, name string) *Repo {
+	return &Repo{c: c, owner: owner, name: name}
 }
 
 // Errors callers act on.

@@ -17,6 +17,13 @@ const MaxCommentBytes = 65536
 // commentsPerPage is the API's largest page: fewer round trips on long PR threads.
 const commentsPerPage = 100
 
+// CommentOptions is a sticky comment: Body must contain Marker, the hidden text that finds
+// the comment again on the next run.
+type CommentOptions struct {
+	Marker string
+	Body   string
+}
+
 // UpsertComment keeps exactly one comment per marker on a pull request: it edits the bot's
 // comment holding marker in place (or leaves it when the body is unchanged), or creates one.
 // Only comments written by the bot's own login count, so nobody can hijack the marker.
@@ -26,14 +33,15 @@ const commentsPerPage = 100
 // oldest is edited to the new body, so the thread settles on one comment either way.
 //
 // Docs: https://docs.github.com/rest/issues/comments
-func (c *Client) UpsertComment(ctx context.Context, owner, repo string, pr int, marker, body string) (string, error) {
+func (r *Repo) UpsertComment(ctx context.Context, pr int, o CommentOptions) (string, error) {
+	c, marker, body := r.c, o.Marker, o.Body
 	if c.opts.Scrub != nil {
 		body = c.opts.Scrub(body)
 	}
 	if !strings.Contains(body, marker) {
 		return "", fmt.Errorf("upsert comment: body does not contain its marker")
 	}
-	mine, err := c.markedComments(ctx, owner, repo, pr, marker)
+	mine, err := r.markedComments(ctx, pr, marker)
 	if err != nil {
 		return "", err
 	}
@@ -42,13 +50,13 @@ func (c *Client) UpsertComment(ctx context.Context, owner, repo string, pr int, 
 		err := c.write(ctx, "create comment", func() (*gh.Response, error) {
 			var resp *gh.Response
 			var err error
-			created, resp, err = c.gh.Issues.CreateComment(ctx, owner, repo, pr, &gh.IssueComment{Body: gh.String(body)})
+			created, resp, err = c.gh.Issues.CreateComment(ctx, r.owner, r.name, pr, &gh.IssueComment{Body: gh.String(body)})
 			return resp, err
 		})
 		if err != nil {
 			return "", err
 		}
-		if mine, err = c.markedComments(ctx, owner, repo, pr, marker); err != nil {
+		if mine, err = r.markedComments(ctx, pr, marker); err != nil {
 			return created.GetHTMLURL(), nil // created; the race check is best effort
 		}
 		if len(mine) <= 1 {
@@ -58,7 +66,7 @@ func (c *Client) UpsertComment(ctx context.Context, owner, repo string, pr int, 
 	keep := mine[0]
 	for _, dup := range mine[1:] {
 		if err := c.write(ctx, "delete duplicate comment", func() (*gh.Response, error) {
-			resp, err := c.gh.Issues.DeleteComment(ctx, owner, repo, dup.GetID())
+			resp, err := c.gh.Issues.DeleteComment(ctx, r.owner, r.name, dup.GetID())
 			if resp != nil && resp.StatusCode == http.StatusNotFound {
 				return resp, nil // a racing run deleted it first
 			}
@@ -74,7 +82,7 @@ func (c *Client) UpsertComment(ctx context.Context, owner, repo string, pr int, 
 	err = c.write(ctx, "edit comment", func() (*gh.Response, error) {
 		var resp *gh.Response
 		var err error
-		edited, resp, err = c.gh.Issues.EditComment(ctx, owner, repo, keep.GetID(), &gh.IssueComment{Body: gh.String(body)})
+		edited, resp, err = c.gh.Issues.EditComment(ctx, r.owner, r.name, keep.GetID(), &gh.IssueComment{Body: gh.String(body)})
 		return resp, err
 	})
 	if err != nil {
@@ -85,7 +93,8 @@ func (c *Client) UpsertComment(ctx context.Context, owner, repo string, pr int, 
 
 // markedComments lists, oldest first, the bot's comments on the PR that hold marker, across
 // every page of the thread.
-func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int, marker string) ([]*gh.IssueComment, error) {
+func (r *Repo) markedComments(ctx context.Context, pr int, marker string) ([]*gh.IssueComment, error) {
+	c := r.c
 	var out []*gh.IssueComment
 	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: commentsPerPage}}
 	for {
@@ -93,7 +102,7 @@ func (c *Client) markedComments(ctx context.Context, owner, repo string, pr int,
 		var resp *gh.Response
 		err := c.read(ctx, "list comments", func() (*gh.Response, error) {
 			var err error
-			page, resp, err = c.gh.Issues.ListComments(ctx, owner, repo, pr, opts)
+			page, resp, err = c.gh.Issues.ListComments(ctx, r.owner, r.name, pr, opts)
 			return resp, err
 		})
 		if err != nil {

@@ -49,7 +49,7 @@ func TestUpsertCommentEditsInPlace(t *testing.T) {
 	c, _ := newClient(t, srv)
 	ctx := context.Background()
 	for i := range 3 {
-		if _, err := c.UpsertComment(ctx, "acme", "agents", 42, marker, fmt.Sprintf("%s\nrun %d", marker, i)); err != nil {
+		if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 42, CommentOptions{Marker: marker, Body: fmt.Sprintf("%s\nrun %d", marker, i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,7 +61,7 @@ func TestUpsertCommentEditsInPlace(t *testing.T) {
 		t.Fatalf("creates %d edits %d", srv.Count(githubtest.CreateComment), srv.Count(githubtest.EditComment))
 	}
 	// An unchanged body is not sent again.
-	if _, err := c.UpsertComment(ctx, "acme", "agents", 42, marker, marker+"\nrun 2"); err != nil {
+	if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 42, CommentOptions{Marker: marker, Body: marker + "\nrun 2"}); err != nil {
 		t.Fatal(err)
 	}
 	if srv.Count(githubtest.EditComment) != 2 {
@@ -78,7 +78,7 @@ func TestUpsertCommentFindsOwnCommentOnLaterPage(t *testing.T) {
 	srv.AddComment(7, "mallory", marker+" forged") // a marker by another user is ignored
 	own := srv.AddComment(7, "github-actions[bot]", marker+" old")
 	c, _ := newClient(t, srv)
-	if _, err := c.UpsertComment(context.Background(), "acme", "agents", 7, marker, marker+" new"); err != nil {
+	if _, err := c.Repo("acme", "agents").UpsertComment(context.Background(), 7, CommentOptions{Marker: marker, Body: marker + " new"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, cm := range srv.Comments(7) {
@@ -103,7 +103,7 @@ func TestUpsertCommentRaceEndsWithOne(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := c.UpsertComment(context.Background(), "acme", "agents", 1, marker, fmt.Sprintf("%s run %d", marker, i)); err != nil {
+			if _, err := c.Repo("acme", "agents").UpsertComment(context.Background(), 1, CommentOptions{Marker: marker, Body: fmt.Sprintf("%s run %d", marker, i)}); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -119,17 +119,17 @@ func TestUpsertCommentErrors(t *testing.T) {
 	srv := githubtest.New(t)
 	c, sl := newClient(t, srv)
 	ctx := context.Background()
-	if _, err := c.UpsertComment(ctx, "acme", "agents", 1, marker, marker+strings.Repeat("x", 70000)); !errors.Is(err, ErrBodyTooLong) {
+	if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 1, CommentOptions{Marker: marker, Body: marker + strings.Repeat("x", 70000)}); !errors.Is(err, ErrBodyTooLong) {
 		t.Fatalf("too long: %v", err)
 	}
 	srv.Fail(githubtest.CreateComment, githubtest.Fault{Status: 403, Body: `{"message":"Resource not accessible by integration"}`})
-	if _, err := c.UpsertComment(ctx, "acme", "agents", 1, marker, marker); !errors.Is(err, ErrForbidden) {
+	if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 1, CommentOptions{Marker: marker, Body: marker}); !errors.Is(err, ErrForbidden) {
 		t.Fatalf("403: %v", err)
 	}
 	if n := srv.Count(githubtest.CreateComment); n != 2 || len(sl.all()) > 1 {
 		t.Fatalf("403 was retried: %d creates, sleeps %v", n, sl.all())
 	}
-	if _, err := c.UpsertComment(ctx, "acme", "agents", 1, "<!-- other -->", marker); err == nil {
+	if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 1, CommentOptions{Marker: "<!-- other -->", Body: marker}); err == nil {
 		t.Fatal("body without its marker accepted")
 	}
 }
@@ -141,7 +141,7 @@ func TestRetries(t *testing.T) {
 	ctx := context.Background()
 	srv.Fail(githubtest.ListComments, githubtest.Fault{Status: 429, Headers: map[string]string{"Retry-After": "7"}, Body: `{"message":"API rate limit exceeded"}`})
 	srv.Fail(githubtest.ListComments, githubtest.Fault{Status: 502, Body: `{"message":"Bad Gateway"}`, Times: 2})
-	if _, err := c.UpsertComment(ctx, "acme", "agents", 3, marker, marker); err != nil {
+	if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 3, CommentOptions{Marker: marker, Body: marker}); err != nil {
 		t.Fatal(err)
 	}
 	waits := sl.all()
@@ -150,14 +150,14 @@ func TestRetries(t *testing.T) {
 		t.Fatalf("waits %v: want retry-after 7s, then backoff 2s, 4s", waits)
 	}
 	srv.Fail(githubtest.GetPermission, githubtest.Fault{Status: 503, Times: 5})
-	if _, err := c.PermissionLevel(ctx, "acme", "agents", "bob"); err == nil || !strings.Contains(err.Error(), "get permission level") {
+	if _, err := c.Repo("acme", "agents").PermissionLevel(ctx, "bob"); err == nil || !strings.Contains(err.Error(), "get permission level") {
 		t.Fatalf("persistent 503: %v", err)
 	}
 	if n := srv.Count(githubtest.GetPermission); n != 5 {
 		t.Fatalf("attempts = %d, want 5", n)
 	}
 	srv.Fail(githubtest.GetPermission, githubtest.Fault{Status: 429, Headers: map[string]string{"Retry-After": "3600"}})
-	if _, err := c.PermissionLevel(ctx, "acme", "agents", "bob"); err == nil || !strings.Contains(err.Error(), "rate limited") {
+	if _, err := c.Repo("acme", "agents").PermissionLevel(ctx, "bob"); err == nil || !strings.Contains(err.Error(), "rate limited") {
 		t.Fatalf("hour-long limit: %v", err)
 	}
 }
@@ -167,7 +167,7 @@ func TestCheckRunAnnotationsInBatches(t *testing.T) {
 	srv := githubtest.New(t)
 	c, _ := newClient(t, srv)
 	ctx := context.Background()
-	id, url, err := c.CreateCheckRun(ctx, "acme", "agents", "evalgate", "abc123", "https://ci/run", "Running 3 suites", "…")
+	id, url, err := c.Repo("acme", "agents").CreateCheckRun(ctx, CheckRunOptions{Name: "evalgate", HeadSHA: "abc123", DetailsURL: "https://ci/run", Title: "Running 3 suites", Summary: "…"})
 	if err != nil || id == 0 || url == "" {
 		t.Fatalf("create: %d %q %v", id, url, err)
 	}
@@ -175,7 +175,7 @@ func TestCheckRunAnnotationsInBatches(t *testing.T) {
 	for i := range anns {
 		anns[i] = Annotation{Path: "evals/a.eval.yaml", StartLine: i + 1, Level: "failure", Title: strings.Repeat("t", 300), Message: "criterion failed"}
 	}
-	if err := c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", "2 failed", strings.Repeat("s", 70000), "text", anns); err != nil {
+	if err := c.Repo("acme", "agents").CompleteCheckRun(ctx, id, CheckRunOutput{Name: "evalgate", Conclusion: "failure", Title: "2 failed", Summary: strings.Repeat("s", 70000), Text: "text", Annotations: anns}); err != nil {
 		t.Fatal(err)
 	}
 	// The gate is completed by the first write, with the first 50 annotations; the rest follow.
@@ -220,23 +220,23 @@ func TestPullRequestFilesAndPermissions(t *testing.T) {
 	srv.Permissions["alice"] = "write"
 	c, _ := newClient(t, srv)
 	ctx := context.Background()
-	files, truncated, err := c.ListPullRequestFiles(ctx, "acme", "agents", 42)
+	files, truncated, err := c.Repo("acme", "agents").ListPullRequestFiles(ctx, 42)
 	if err != nil || truncated || len(files) != 251 || files[250].PreviousName != "evals/old.eval.yaml" {
 		t.Fatalf("files: %d truncated %v err %v", len(files), truncated, err)
 	}
 	if srv.Count(githubtest.ListFiles) != 3 {
 		t.Fatalf("pages = %d, want 3", srv.Count(githubtest.ListFiles))
 	}
-	pr, err := c.GetPullRequest(ctx, "acme", "agents", 42)
+	pr, err := c.Repo("acme", "agents").GetPullRequest(ctx, 42)
 	if err != nil || pr.HeadSHA != "h" || !pr.IsFork {
 		t.Fatalf("pr: %+v %v", pr, err)
 	}
 	for user, want := range map[string]string{"alice": "write", "eve": "none"} {
-		if got, err := c.PermissionLevel(ctx, "acme", "agents", user); err != nil || got != want {
+		if got, err := c.Repo("acme", "agents").PermissionLevel(ctx, user); err != nil || got != want {
 			t.Fatalf("%s: %q %v", user, got, err)
 		}
 	}
-	if err := c.React(ctx, "acme", "agents", 555, "eyes"); err != nil || fmt.Sprint(srv.Reactions(555)) != "[eyes]" {
+	if err := c.Repo("acme", "agents").React(ctx, 555, "eyes"); err != nil || fmt.Sprint(srv.Reactions(555)) != "[eyes]" {
 		t.Fatalf("react: %v %v", err, srv.Reactions(555))
 	}
 }
@@ -248,7 +248,7 @@ func TestPullRequestFilesCap(t *testing.T) {
 		srv.Files = append(srv.Files, map[string]any{"filename": fmt.Sprintf("f%04d", i)})
 	}
 	c, _ := newClient(t, srv)
-	files, truncated, err := c.ListPullRequestFiles(context.Background(), "acme", "agents", 1)
+	files, truncated, err := c.Repo("acme", "agents").ListPullRequestFiles(context.Background(), 1)
 	if err != nil || !truncated || len(files) != MaxPullRequestFiles {
 		t.Fatalf("%d files truncated %v err %v", len(files), truncated, err)
 	}
@@ -267,21 +267,21 @@ func TestListCheckRuns(t *testing.T) {
 	c, _ := newClient(t, srv)
 	ctx := context.Background()
 
-	latest, err := c.ListCheckRuns(ctx, "acme", "agents", "abc", "evalgate", true)
+	latest, err := c.Repo("acme", "agents").ListCheckRuns(ctx, "abc", ListCheckRunsOptions{CheckName: "evalgate", Latest: true})
 	if err != nil || len(latest) != 1 || latest[0].ID != newest || latest[0].Status != "in_progress" || latest[0].Title != "Running evals" {
 		t.Fatalf("latest: %+v %v", latest, err)
 	}
-	all, err := c.ListCheckRuns(ctx, "acme", "agents", "abc", "evalgate", false)
+	all, err := c.Repo("acme", "agents").ListCheckRuns(ctx, "abc", ListCheckRunsOptions{CheckName: "evalgate"})
 	if err != nil || len(all) != 231 || all[0].ID != newest || all[230].Summary != "run 0" || all[1].Conclusion != "failure" {
 		t.Fatalf("all: %d runs, err %v", len(all), err)
 	}
 	if n := srv.Count(githubtest.ListChecks); n != 1+3 {
 		t.Fatalf("requests = %d, want 1 + 3 pages", n)
 	}
-	if none, err := c.ListCheckRuns(ctx, "acme", "agents", "empty", "evalgate", true); err != nil || len(none) != 0 {
+	if none, err := c.Repo("acme", "agents").ListCheckRuns(ctx, "empty", ListCheckRunsOptions{CheckName: "evalgate", Latest: true}); err != nil || len(none) != 0 {
 		t.Fatalf("commit without runs: %+v %v", none, err)
 	}
-	if _, err := c.ListCheckRuns(ctx, "acme", "agents", "unknown", "evalgate", true); err == nil || !strings.Contains(err.Error(), "404") {
+	if _, err := c.Repo("acme", "agents").ListCheckRuns(ctx, "unknown", ListCheckRunsOptions{CheckName: "evalgate", Latest: true}); err == nil || !strings.Contains(err.Error(), "404") {
 		t.Fatalf("unknown commit: %v", err)
 	}
 }
@@ -293,7 +293,7 @@ func TestRetryWaitsNotPastTheDeadline(t *testing.T) {
 	srv.Fail(githubtest.UpdateCheck, githubtest.Fault{Status: 429, Headers: map[string]string{"Retry-After": "60"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := c.CompleteCheckRun(ctx, "acme", "agents", 1, "evalgate", "cancelled", "Cancelled", "s", "", nil)
+	err := c.Repo("acme", "agents").CompleteCheckRun(ctx, 1, CheckRunOutput{Name: "evalgate", Conclusion: "cancelled", Title: "Cancelled", Summary: "s"})
 	if err == nil || !strings.Contains(err.Error(), "deadline") {
 		t.Fatalf("err = %v, want a refusal to wait past the deadline", err)
 	}
@@ -307,13 +307,13 @@ func TestCompleteCheckRunWithoutRefusedAnnotations(t *testing.T) {
 	srv := githubtest.New(t)
 	c, _ := newClient(t, srv)
 	ctx := context.Background()
-	id, _, err := c.CreateCheckRun(ctx, "acme", "agents", "evalgate", "abc123", "", "Running", "s")
+	id, _, err := c.Repo("acme", "agents").CreateCheckRun(ctx, CheckRunOptions{Name: "evalgate", HeadSHA: "abc123", Title: "Running", Summary: "s"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv.Fail(githubtest.UpdateCheck, githubtest.Fault{Status: 422, Body: `{"message":"Invalid request: annotation path"}`})
 	anns := []Annotation{{Path: "evals/a.eval.yaml", StartLine: 1, Level: "failure", Title: "t", Message: "m"}}
-	err = c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", "1 failed", "s", "", anns)
+	err = c.Repo("acme", "agents").CompleteCheckRun(ctx, id, CheckRunOutput{Name: "evalgate", Conclusion: "failure", Title: "1 failed", Summary: "s", Annotations: anns})
 	if err == nil || !strings.Contains(err.Error(), "without its annotations") {
 		t.Fatalf("err = %v, want the lost annotations reported", err)
 	}

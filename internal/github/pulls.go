@@ -29,12 +29,12 @@ type ChangedFile struct {
 // GetPullRequest fetches a pull request, e.g. to pin the head SHA when a command arrives.
 //
 // Docs: https://docs.github.com/rest/pulls/pulls#get-a-pull-request
-func (c *Client) GetPullRequest(ctx context.Context, owner, repo string, n int) (*PullRequest, error) {
+func (r *Repo) GetPullRequest(ctx context.Context, n int) (*PullRequest, error) {
 	var pr *gh.PullRequest
-	err := c.read(ctx, "get pull request", func() (*gh.Response, error) {
+	err := r.c.read(ctx, "get pull request", func() (*gh.Response, error) {
 		var resp *gh.Response
 		var err error
-		pr, resp, err = c.gh.PullRequests.Get(ctx, owner, repo, n)
+		pr, resp, err = r.c.gh.PullRequests.Get(ctx, r.owner, r.name, n)
 		return resp, err
 	})
 	if err != nil {
@@ -53,15 +53,15 @@ func (c *Client) GetPullRequest(ctx context.Context, owner, repo string, n int) 
 // cap; truncated reports that the cap was reached and the list may be incomplete.
 //
 // Docs: https://docs.github.com/rest/pulls/pulls#list-pull-requests-files
-func (c *Client) ListPullRequestFiles(ctx context.Context, owner, repo string, n int) ([]ChangedFile, bool, error) {
+func (r *Repo) ListPullRequestFiles(ctx context.Context, n int) ([]ChangedFile, bool, error) {
 	var files []ChangedFile
 	opts := &gh.ListOptions{PerPage: 100}
 	for {
 		var page []*gh.CommitFile
 		var resp *gh.Response
-		err := c.read(ctx, "list pull request files", func() (*gh.Response, error) {
+		err := r.c.read(ctx, "list pull request files", func() (*gh.Response, error) {
 			var err error
-			page, resp, err = c.gh.PullRequests.ListFiles(ctx, owner, repo, n, opts)
+			page, resp, err = r.c.gh.PullRequests.ListFiles(ctx, r.owner, r.name, n, opts)
 			return resp, err
 		})
 		if err != nil {
@@ -84,12 +84,12 @@ func (c *Client) ListPullRequestFiles(ctx context.Context, owner, repo string, n
 // go-github v60 exposes only this legacy field, where maintain reads as write and triage as read.
 //
 // Docs: https://docs.github.com/rest/collaborators/collaborators#get-repository-permissions-for-a-user
-func (c *Client) PermissionLevel(ctx context.Context, owner, repo, user string) (string, error) {
+func (r *Repo) PermissionLevel(ctx context.Context, user string) (string, error) {
 	var p *gh.RepositoryPermissionLevel
-	err := c.read(ctx, "get permission level", func() (*gh.Response, error) {
+	err := r.c.read(ctx, "get permission level", func() (*gh.Response, error) {
 		var resp *gh.Response
 		var err error
-		p, resp, err = c.gh.Repositories.GetPermissionLevel(ctx, owner, repo, user)
+		p, resp, err = r.c.gh.Repositories.GetPermissionLevel(ctx, r.owner, r.name, user)
 		return resp, err
 	})
 	if err != nil {
@@ -101,9 +101,9 @@ func (c *Client) PermissionLevel(ctx context.Context, owner, repo, user string) 
 // React adds a reaction ("eyes", "rocket", "confused", …) to an issue comment.
 //
 // Docs: https://docs.github.com/rest/reactions/reactions#create-reaction-for-an-issue-comment
-func (c *Client) React(ctx context.Context, owner, repo string, commentID int64, content string) error {
-	return c.write(ctx, "react to comment", func() (*gh.Response, error) {
-		_, resp, err := c.gh.Reactions.CreateIssueCommentReaction(ctx, owner, repo, commentID, content)
+func (r *Repo) React(ctx context.Context, commentID int64, content string) error {
+	return r.c.write(ctx, "react to comment", func() (*gh.Response, error) {
+		_, resp, err := r.c.gh.Reactions.CreateIssueCommentReaction(ctx, r.owner, r.name, commentID, content)
 		return resp, err
 	})
 }

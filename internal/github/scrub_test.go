@@ -23,17 +23,17 @@ func TestScrubEverythingSent(t *testing.T) {
 	}
 	ctx := context.Background()
 	leak := "id " + secret
-	if _, err := c.UpsertComment(ctx, "acme", "agents", 7, marker, marker+"\n"+leak); err != nil {
+	if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 7, CommentOptions{Marker: marker, Body: marker + "\n" + leak}); err != nil {
 		t.Fatal(err)
 	}
-	id, _, err := c.CreateCheckRun(ctx, "acme", "agents", "evalgate", "abc", "", leak, leak)
+	id, _, err := c.Repo("acme", "agents").CreateCheckRun(ctx, CheckRunOptions{Name: "evalgate", HeadSHA: "abc", Title: leak, Summary: leak})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.AddAnnotations(ctx, "acme", "agents", id, "evalgate", leak, leak, []Annotation{{Path: "a.yaml", StartLine: 1, Level: "failure", Title: leak, Message: leak, RawDetails: leak}}); err != nil {
+	if err := c.Repo("acme", "agents").AddAnnotations(ctx, id, CheckRunOutput{Name: "evalgate", Title: leak, Summary: leak, Annotations: []Annotation{{Path: "a.yaml", StartLine: 1, Level: "failure", Title: leak, Message: leak, RawDetails: leak}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.CompleteCheckRun(ctx, "acme", "agents", id, "evalgate", "failure", leak, leak, leak, []Annotation{{Path: "b.yaml", StartLine: 2, Level: "failure", Title: leak, Message: leak}}); err != nil {
+	if err := c.Repo("acme", "agents").CompleteCheckRun(ctx, id, CheckRunOutput{Name: "evalgate", Conclusion: "failure", Title: leak, Summary: leak, Text: leak, Annotations: []Annotation{{Path: "b.yaml", StartLine: 2, Level: "failure", Title: leak, Message: leak}}}); err != nil {
 		t.Fatal(err)
 	}
 	sent, _ := json.Marshal(struct {

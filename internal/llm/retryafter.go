@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/evalgate/evalgate/internal/backoff"
 )
 
 // RetryAfter reads a vendor's requested wait: retry-after-ms (OpenAI, Anthropic) wins over
@@ -14,18 +16,5 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 			return time.Duration(ms * float64(time.Millisecond))
 		}
 	}
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 {
-			return 0
-		}
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
+	return backoff.ParseRetryAfter(h.Get("Retry-After"), now)
 }

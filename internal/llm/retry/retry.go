@@ -10,10 +10,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/backoff"
 	"github.com/evalgate/evalgate/internal/llm"
 	"github.com/evalgate/evalgate/internal/llm/limit"
 )
@@ -62,43 +62,44 @@ type Client struct {
 	Provider, Model string
 	// Sleep waits d or until ctx ends; nil uses a timer. Tests replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
-	// Jitter returns a factor in [0.75, 1.25); nil uses math/rand/v2.
-	Jitter func() float64
+	// Rand draws the backoff's jitter (×[0.75, 1.25)), uniform in [0, 1); nil uses
+	// math/rand/v2. Tests fix it.
+	Rand func() float64
 }
+
+// jitter spreads each backoff by up to a quarter either way.
+const jitter = 0.25
 
 var _ llm.Client = (*Client)(nil)
 
 // Complete sends req, retrying as the policy allows.
 func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
-	var last error
 	attempts := c.Policy.MaxRetries + 1
-	for attempt := 1; attempt <= attempts; attempt++ {
-		resp, err := c.once(ctx, req)
-		if err == nil {
-			return resp, nil
-		}
-		last = err
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	p := backoff.Policy{MaxAttempts: attempts, Base: c.Policy.Initial, Max: c.Policy.Max, Factor: c.Policy.Factor,
+		Jitter: jitter, Rand: c.Rand, Sleep: c.Sleep}
+	var resp *llm.Response
+	err := backoff.Do(ctx, p, func(attempt int) (backoff.Step, error) {
+		var err error
+		resp, err = c.once(ctx, req)
+		if err == nil || ctx.Err() != nil {
+			return backoff.Step{}, err
 		}
 		if host, reason, ok := llm.Unreachable(err); ok {
 			if attempt >= min(attempts, unreachableAttempts) {
-				return nil, &llm.UnreachableError{Provider: c.Provider, Model: c.Model, Host: host, Reason: reason, Attempts: attempt, Err: err}
+				return backoff.Step{}, &llm.UnreachableError{Provider: c.Provider, Model: c.Model, Host: host, Reason: reason, Attempts: attempt, Err: err}
 			}
-			if err := c.sleep(ctx, unreachableWait); err != nil {
-				return nil, err
-			}
-			continue
+			return backoff.Step{Retry: true, Wait: unreachableWait}, err
 		}
-		wait, ok := c.retryable(err, attempt)
+		wait, ok := c.retryable(err)
 		if !ok || attempt == attempts {
-			return nil, c.final(err, attempt)
+			return backoff.Step{}, c.final(err, attempt)
 		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
+		return backoff.Step{Retry: true, Wait: wait}, err
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, c.final(last, attempts)
+	return resp, nil
 }
 
 func (c *Client) once(ctx context.Context, req *llm.Request) (*llm.Response, error) {
@@ -112,14 +113,15 @@ func (c *Client) once(ctx context.Context, req *llm.Request) (*llm.Response, err
 	return c.Next.Complete(ctx, req)
 }
 
-// retryable says whether err deserves another attempt and how long to wait first.
-func (c *Client) retryable(err error, attempt int) (time.Duration, bool) {
+// retryable says whether err deserves another attempt and how long to wait first (0: the
+// policy's backoff).
+func (c *Client) retryable(err error) (time.Duration, bool) {
 	var se *llm.StatusError
 	if !errors.As(err, &se) {
 		if errors.Is(err, llm.ErrPermanent) || errors.Is(err, context.Canceled) {
 			return 0, false
 		}
-		return c.backoff(attempt), true
+		return 0, true
 	}
 	if slices.Contains(neverRetry, se.Status) || !c.retryableStatus(se.Status) {
 		return 0, false
@@ -132,7 +134,7 @@ func (c *Client) retryable(err error, attempt int) (time.Duration, bool) {
 		c.Limiter.Pause(se.RetryAfter)
 		return se.RetryAfter, true
 	}
-	return c.backoff(attempt), true
+	return 0, true
 }
 
 func (c *Client) retryableStatus(status int) bool {
@@ -140,36 +142,6 @@ func (c *Client) retryableStatus(status int) bool {
 		return slices.Contains(c.Policy.StatusCodes, status)
 	}
 	return status == 408 || status == 409 || status == 429 || status >= 500
-}
-
-// backoff is Initial·Factor^(attempt−1), capped at Max, times a jitter in [0.75, 1.25).
-func (c *Client) backoff(attempt int) time.Duration {
-	d := float64(c.Policy.Initial)
-	for i := 1; i < attempt; i++ {
-		d *= max(c.Policy.Factor, 1)
-	}
-	if c.Policy.Max > 0 {
-		d = min(d, float64(c.Policy.Max))
-	}
-	j := c.Jitter
-	if j == nil {
-		j = func() float64 { return 0.75 + rand.Float64()/2 }
-	}
-	return time.Duration(d * j())
-}
-
-func (c *Client) sleep(ctx context.Context, d time.Duration) error {
-	if c.Sleep != nil {
-		return c.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // final names the provider, model and attempt count on the error that ended the retries.

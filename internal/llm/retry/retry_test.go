@@ -37,7 +37,7 @@ func newClient(t *testing.T, srv *llmtest.Server, timeout time.Duration) (*retry
 	}
 	s := &sleeps{}
 	return &retry.Client{Next: vendor, Policy: retry.DefaultPolicy, Provider: "openai", Model: "gpt-4o-mini",
-		Sleep: s.sleep, Jitter: func() float64 { return 1 }}, s
+		Sleep: s.sleep, Rand: func() float64 { return 0.5 }}, s // no jitter
 }
 
 func req() *llm.Request {
