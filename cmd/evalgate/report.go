@@ -6,16 +6,14 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
 )
 
-// report prints the run and writes the report files.
-func report(e env, o *runOptions, root string, run *result.Run, failOn reports.FailOn, scrub *redact.Redactor) (*reports.Comparison, error) {
-	cmp, err := baseline(o.baseline, run)
-	if err != nil {
-		return nil, err
-	}
+// report prints the run and writes the report files, all showing the gate's one decision.
+func report(e env, o *runOptions, root string, run *result.Run, cmp *reports.Comparison, decision gate.Decision, scrub *redact.Redactor) error {
+	var err error
 	// One view of the run feeds the table and every report file.
 	rep := reports.NewReport(run, cmp)
 	// Credentials an agent echoed stay out of CI logs and report files here too.
@@ -24,29 +22,29 @@ func report(e env, o *runOptions, root string, run *result.Run, failOn reports.F
 		err = reports.WriteResults(out, run)
 	} else {
 		width, isTerm := terminal(e)
-		err = rep.Table(out, reports.TableOptions{FailOn: failOn, Width: width, Color: isTerm && e.getenv("NO_COLOR") == ""})
+		err = rep.Table(out, reports.TableOptions{Gate: decision, Width: width, Color: isTerm && e.getenv("NO_COLOR") == ""})
 	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("print results: %w", err)
+		return fmt.Errorf("print results: %w", err)
 	}
 	if o.out == "" {
-		return cmp, nil
+		return nil
 	}
 	opts := reports.FilesOptions{
-		Comment: reports.CommentOptions{FailOn: failOn},
-		Summary: reports.SummaryOptions{FailOn: failOn},
-		Check:   reports.CheckOptions{FailOn: failOn, RepoRoot: root},
-		JUnit:   reports.JUnitOptions{FailOn: failOn},
+		Comment: reports.CommentOptions{Gate: decision},
+		Summary: reports.SummaryOptions{Gate: decision},
+		Check:   reports.CheckOptions{Gate: decision, RepoRoot: root},
+		JUnit:   reports.JUnitOptions{Gate: decision},
 		Root:    root,
 		Scrub:   scrub,
 	}
 	if err := rep.WriteAll(o.out, opts); err != nil {
-		return nil, fmt.Errorf("write reports to %s: %w", o.out, err)
+		return fmt.Errorf("write reports to %s: %w", o.out, err)
 	}
-	return cmp, nil
+	return nil
 }
 
 // baseline reads a base run's results.json and compares the run with it ("" = no comparison).

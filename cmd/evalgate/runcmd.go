@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/engine"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
@@ -95,7 +96,7 @@ func (o *runOptions) check() error {
 	case o.format != "table" && o.format != "json":
 		return usageErr("--format must be table or json, not %q", o.format)
 	}
-	if _, err := reports.ParseFailOn(o.failOn); err != nil {
+	if _, err := gate.ParseFailOn(o.failOn); err != nil {
 		return usageErr("--fail-on: %w", err)
 	}
 	if err := o.sel.check(); err != nil {
@@ -166,20 +167,23 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	// after_all hooks run even when the run was interrupted: they clean up what before_all
 	// started.
 	w.closeWorkspaces(context.WithoutCancel(ctx))
-	failOn, _ := reports.ParseFailOn(o.failOn)
-	cmp, err := report(e, o, root, run, failOn, scrub)
+	cmp, err := baseline(o.baseline, run)
 	if err != nil {
+		return err
+	}
+	failOn, _ := gate.ParseFailOn(o.failOn)
+	decision := gate.Policy{FailOn: failOn, FailOnRegression: o.regress}.Decide(run, cmp.Regressions())
+	if err := report(e, o, root, run, cmp, decision, scrub); err != nil {
 		return err
 	}
 	printKept(e, run)
 	if runErr != nil {
 		return runErr
 	}
-	if reports.Conclusion(run, failOn) == "failure" {
-		return gateFailed
-	}
-	if o.regress && cmp != nil && cmp.Regressions() > 0 {
-		fmt.Fprintf(e.stderr, "evalgate: %d regression(s) against %s\n", cmp.Regressions(), o.baseline)
+	if decision.Failed() {
+		if decision.Reason != "" {
+			fmt.Fprintf(e.stderr, "evalgate: %s (%s)\n", decision.Reason, o.baseline)
+		}
 		return gateFailed
 	}
 	return nil
