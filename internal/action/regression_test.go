@@ -84,6 +84,13 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 			if file.Conclusion != runs[0].Conclusion || file.Title != runs[0].Title {
 				t.Errorf("check-run.json says %s %q, the posted check run %s %q", file.Conclusion, file.Title, runs[0].Conclusion, runs[0].Title)
 			}
+			// The comment and the summary show the same decision as the check run.
+			for _, name := range []string{reports.FileComment, reports.FileSummary} {
+				md, err := os.ReadFile(filepath.Join(dir, "report", name))
+				if err != nil || !strings.Contains(string(md), "Gate: **"+tc.want+"**") {
+					t.Errorf("%s does not say the gate is %s (%v)", name, tc.want, err)
+				}
+			}
 		})
 	}
 }
