@@ -133,7 +133,8 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	}
 	wc := wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
 		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr, onSecrets: addSecrets}
-	d.Execute = func(ctx context.Context, trust action.Trust, suites []*suite.Suite, loadErrs []*result.SuiteResult) (*result.Run, error) {
+	d.Execute = func(ctx context.Context, trust action.Trust, job action.Job) (*result.Run, error) {
+		suites := job.Suites
 		wc := wc
 		if trust.ForkCode {
 			// A stranger's code runs with the job's secrets: it must neither read replies the
@@ -156,7 +157,8 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		}
 		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			Trials: in.Trials, KeepDiff: reports.DiffFiles(reportDir, root, scrub), SingleTarget: w.targetFlag != "",
-			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: loadErrs})
+			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
+			Context: job.Context, Why: job.Why, Shard: job.Shard})
 	}
 	if code := action.Run(ctx, in, d); code != 0 {
 		return &exitError{code: code}

@@ -1,24 +1,93 @@
 package main
 
 import (
-	"github.com/evalgate/evalgate/internal/redact"
-
 	"fmt"
 	"os"
 
+	"github.com/spf13/pflag"
+
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
 )
 
-// report prints the run and writes the report files, all showing the gate's one decision.
-func report(e env, o *runOptions, root string, run *result.Run, cmp *reports.Comparison, decision gate.Decision, scrub *redact.Redactor) error {
-	var err error
+// reportFlags are the flags run and merge share: what is printed and written, and what fails
+// the gate.
+type reportFlags struct {
+	failOn, out, format, baseline string
+	regress                       bool
+}
+
+func (f *reportFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.failOn, "fail-on", "fail", "what fails the gate: fail, borderline or never")
+	fs.StringVar(&f.format, "format", "table", "stdout format: table or json")
+	fs.StringVar(&f.out, "out", "", "write report files (results.json, comment.md, junit.xml, …) to this directory")
+	fs.StringVar(&f.baseline, "baseline", "", "results.json of a base run: show per-test and per-criterion deltas")
+	fs.BoolVar(&f.regress, "fail-on-regression", false, "with --baseline: fail the gate when a test or criterion regressed")
+}
+
+// check validates the values their types cannot.
+func (f *reportFlags) check() error {
+	switch {
+	case f.regress && f.baseline == "":
+		return usageErr("--fail-on-regression needs --baseline")
+	case f.format != "table" && f.format != "json":
+		return usageErr("--format must be table or json, not %q", f.format)
+	}
+	if _, err := gate.ParseFailOn(f.failOn); err != nil {
+		return usageErr("--fail-on: %w", err)
+	}
+	return nil
+}
+
+// policy is the gate policy the flags ask for (checked by check).
+func (f *reportFlags) policy() gate.Policy {
+	failOn, _ := gate.ParseFailOn(f.failOn)
+	return gate.Policy{FailOn: failOn, FailOnRegression: f.regress}
+}
+
+// report prints the run, writes the report files and returns the gate's verdict: nil when it
+// passed, gateFailed when it failed. The gate is decided once, and every report shows it.
+func (f *reportFlags) report(e env, root string, run *result.Run, scrub *redact.Redactor) error {
+	cmp, err := baseline(f.baseline, run)
+	if err != nil {
+		return err
+	}
+	decision := f.policy().Decide(run, cmp.Regressions())
 	// One view of the run feeds the table and every report file.
 	rep := reports.NewReport(run, cmp)
+	if err := f.print(e, rep, run, decision, scrub); err != nil {
+		return err
+	}
+	if f.out != "" {
+		opts := reports.FilesOptions{
+			Comment: reports.CommentOptions{Gate: decision},
+			Summary: reports.SummaryOptions{Gate: decision},
+			Check:   reports.CheckOptions{Gate: decision, RepoRoot: root},
+			JUnit:   reports.JUnitOptions{Gate: decision},
+			Root:    root,
+			Scrub:   scrub,
+		}
+		if err := rep.WriteAll(f.out, opts); err != nil {
+			return fmt.Errorf("write reports to %s: %w", f.out, err)
+		}
+	}
+	if decision.Failed() {
+		if decision.Reason != "" {
+			fmt.Fprintf(e.stderr, "evalgate: %s (%s)\n", decision.Reason, f.baseline)
+		}
+		return gateFailed
+	}
+	return nil
+}
+
+// print writes the table, or results.json with --format json, to stdout.
+func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, decision gate.Decision, scrub *redact.Redactor) error {
 	// Credentials an agent echoed stay out of CI logs and report files here too.
 	out := scrub.Writer(e.stdout)
-	if o.format == "json" {
+	var err error
+	if f.format == "json" {
 		err = reports.WriteResults(out, run)
 	} else {
 		width, isTerm := terminal(e)
@@ -29,20 +98,6 @@ func report(e env, o *runOptions, root string, run *result.Run, cmp *reports.Com
 	}
 	if err != nil {
 		return fmt.Errorf("print results: %w", err)
-	}
-	if o.out == "" {
-		return nil
-	}
-	opts := reports.FilesOptions{
-		Comment: reports.CommentOptions{Gate: decision},
-		Summary: reports.SummaryOptions{Gate: decision},
-		Check:   reports.CheckOptions{Gate: decision, RepoRoot: root},
-		JUnit:   reports.JUnitOptions{Gate: decision},
-		Root:    root,
-		Scrub:   scrub,
-	}
-	if err := rep.WriteAll(o.out, opts); err != nil {
-		return fmt.Errorf("write reports to %s: %w", o.out, err)
 	}
 	return nil
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/engine"
-	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
+	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
 )
@@ -24,15 +24,12 @@ type runOptions struct {
 	timeout    time.Duration
 	threshold  float64
 	borderline float64
-	failOn     string
-	out        string
-	format     string
-	baseline   string
-	regress    bool
-	keepWS     bool
-	sel        selection
-	llm        llmFlags
-	paths      []string
+	reportFlags
+	keepWS bool
+	shard  shardFlags
+	sel    selection
+	llm    llmFlags
+	paths  []string
 }
 
 func newRunCmd(e env, st *cliState) *cobra.Command {
@@ -53,7 +50,8 @@ are reported before any model is called.`,
   evalgate run evals/x.eval.yaml --test-id 'refund-*' --test-id smoke
   evalgate run evals/ --tag slow --exclude-tag flaky
   evalgate run evals/ --format json --out report/    # results.json on stdout, reports in report/
-  evalgate run evals/ --baseline base/results.json --fail-on-regression`,
+  evalgate run evals/ --baseline base/results.json --fail-on-regression
+  evalgate run evals/ --shard 2/4 --out shard-2/      # one shard of a matrix; see evalgate merge`,
 		Args: cobra.ArbitraryArgs,
 		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
 			o.paths = args
@@ -70,12 +68,9 @@ are reported before any model is called.`,
 	fs.DurationVar(&o.timeout, "timeout", engine.DefaultTimeout, "time limit per test (target and graders)")
 	fs.Float64Var(&o.threshold, "threshold", 0, "pass threshold 0-1 (default 0.8, or the suite's execution.threshold)")
 	fs.Float64Var(&o.borderline, "borderline", result.DefaultThresholds.Borderline, "borderline threshold 0-1 (never above the pass threshold)")
-	fs.StringVar(&o.failOn, "fail-on", "fail", "what fails the gate: fail, borderline or never")
-	fs.StringVar(&o.format, "format", "table", "stdout format: table or json")
-	fs.StringVar(&o.out, "out", "", "write report files (results.json, comment.md, junit.xml, …) to this directory")
-	fs.StringVar(&o.baseline, "baseline", "", "results.json of a base run: show per-test and per-criterion deltas")
-	fs.BoolVar(&o.regress, "fail-on-regression", false, "with --baseline: fail the gate when a test or criterion regressed")
+	o.reportFlags.register(fs)
 	fs.BoolVar(&o.keepWS, "keep-workspaces", false, "keep every test's workspace (by default only those of tests that did not pass)")
+	o.shard.register(fs)
 	o.llm.register(fs)
 	return cmd
 }
@@ -91,13 +86,16 @@ func (o *runOptions) check() error {
 		return usageErr("--threshold must be between 0 and 1")
 	case o.borderline < 0 || o.borderline > 1:
 		return usageErr("--borderline must be between 0 and 1")
-	case o.regress && o.baseline == "":
-		return usageErr("--fail-on-regression needs --baseline")
-	case o.format != "table" && o.format != "json":
-		return usageErr("--format must be table or json, not %q", o.format)
+	case o.shard.spec != "" && o.out == "":
+		return usageErr("--shard needs --out: a shard writes its partial result there for evalgate merge")
+	case o.shard.spec != "" && o.baseline != "":
+		return usageErr("--shard decides no gate: pass --baseline to evalgate merge")
 	}
-	if _, err := gate.ParseFailOn(o.failOn); err != nil {
-		return usageErr("--fail-on: %w", err)
+	if _, err := o.shard.sharding(""); err != nil {
+		return err
+	}
+	if err := o.reportFlags.check(); err != nil {
+		return err
 	}
 	if err := o.sel.check(); err != nil {
 		return err
@@ -144,6 +142,14 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	sh, _ := o.shard.sharding(o.salt())
+	var split *shard.Plan
+	if sh != nil {
+		if split, suites, err = sh.Split(suites, l.loadErrors, w.targetFlag != "", o.llm.trials); err != nil {
+			return usageErr("%w", err)
+		}
+		fmt.Fprintf(e.stderr, "evalgate: shard %s of the selection (plan %s, balanced by %s)\n", sh.Spec, split.Fingerprint[:12], split.Balance)
+	}
 	printStart(e.stderr, suites, o.workers, o.llm.trials, plan)
 	var keepDiff func(suite, test, diff string) (string, error)
 	if o.out != "" {
@@ -163,30 +169,23 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		Workspace:      w.workspace,
 		Progress:       e.stderr,
 		LoadErrors:     l.loadErrors,
+		Shard:          sh.Label(),
 	})
 	// after_all hooks run even when the run was interrupted: they clean up what before_all
 	// started.
 	w.closeWorkspaces(context.WithoutCancel(ctx))
-	cmp, err := baseline(o.baseline, run)
-	if err != nil {
-		return err
+	if sh != nil {
+		return finishShard(ctx, e, o, root, run, runErr, shard.Manifest{Shard: sh.Spec, Plan: split}, scrub)
 	}
-	failOn, _ := gate.ParseFailOn(o.failOn)
-	decision := gate.Policy{FailOn: failOn, FailOnRegression: o.regress}.Decide(run, cmp.Regressions())
-	if err := report(e, o, root, run, cmp, decision, scrub); err != nil {
-		return err
+	gateErr := o.report(e, root, run, scrub)
+	if gateErr != nil && gateErr != gateFailed {
+		return gateErr
 	}
 	printKept(e, run)
 	if runErr != nil {
 		return runErr
 	}
-	if decision.Failed() {
-		if decision.Reason != "" {
-			fmt.Fprintf(e.stderr, "evalgate: %s (%s)\n", decision.Reason, o.baseline)
-		}
-		return gateFailed
-	}
-	return nil
+	return gateErr
 }
 
 // absRoot is the repository root: --root, else the git work tree of the first path.

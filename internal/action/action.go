@@ -30,10 +30,10 @@ type Deps struct {
 	Root    string    // the checked-out repository
 	// Load discovers and loads the suites under root.
 	Load func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error)
-	// Execute runs suites (with the load errors reported alongside). trust says whose code
-	// runs: with trust.ForkCode, a stranger's code runs with the job's secrets, so the caller
-	// must keep the reply cache out of it and restrict the hosts vendor keys go to.
-	Execute func(ctx context.Context, trust Trust, suites []*suite.Suite, loadErrors []*result.SuiteResult) (*result.Run, error)
+	// Execute runs a job's suites (with the load errors reported alongside). trust says whose
+	// code runs: with trust.ForkCode, a stranger's code runs with the job's secrets, so the
+	// caller must keep the reply cache out of it and restrict the hosts vendor keys go to.
+	Execute func(ctx context.Context, trust Trust, job Job) (*result.Run, error)
 	// Outputs is true when the runner provides GITHUB_OUTPUT; a local dry run sets none.
 	Outputs bool
 	// CheckedOut returns the commit checked out at Root; nil or an error means unknown, and
@@ -43,6 +43,17 @@ type Deps struct {
 	// outputs, the report files and a dry run's output (the GitHub client scrubs what it
 	// sends on its own). nil scrubs nothing.
 	Scrub *redact.Redactor
+}
+
+// Job is what one Execute call runs, and the labels the run records as it is built.
+type Job struct {
+	Suites     []*suite.Suite
+	LoadErrors []*result.SuiteResult
+	// Context says where the run happens; Why why each suite was selected, by path; Shard
+	// which shard of a matrix this is ("i/n", "" when unsharded).
+	Context *result.Context
+	Why     map[string]string
+	Shard   string
 }
 
 // plan is what this event asks for.
@@ -86,6 +97,9 @@ func Run(ctx context.Context, in Inputs, d Deps) int {
 		}
 		return code
 	}
+	if in.Merge != "" {
+		return d.runMerged(ctx, in, p)
+	}
 	suites, loadErrs, err := d.Load(d.Root, in.Suites)
 	if err != nil {
 		d.logf("evalgate: %v", err)
@@ -96,15 +110,11 @@ func Run(ctx context.Context, in Inputs, d Deps) int {
 	if ctx.Err() != nil {
 		return exitCancelled
 	}
+	if in.Shard != nil {
+		return d.runShard(ctx, in, p, picked, loadErrs, why)
+	}
 	if len(picked) == 0 && len(loadErrs) == 0 {
-		if p.only != "" {
-			d.nothingSelected(in, p, suites)
-			d.react(ctx, p, "confused")
-			return exitOK
-		}
-		d.noSuites(ctx, in, p)
-		d.react(ctx, p, "rocket")
-		return exitOK
+		return d.nothingRan(ctx, in, p, suites)
 	}
 	if p.only != "" {
 		// Read before this run opens its own check run, which would then be the latest.
@@ -114,7 +124,7 @@ func Run(ctx context.Context, in Inputs, d Deps) int {
 	// When the cancel came tells tests it interrupted from tests that had finished.
 	cancelledAt := make(chan time.Time, 1)
 	stop := context.AfterFunc(ctx, func() { cancelledAt <- time.Now() })
-	run, err := d.Execute(ctx, p.trust, picked, loadErrs)
+	run, err := d.Execute(ctx, p.trust, Job{Suites: picked, LoadErrors: loadErrs, Context: d.context(p, pub.checkURL), Why: why})
 	var at time.Time
 	if !stop() {
 		at = <-cancelledAt
@@ -142,17 +152,22 @@ func Run(ctx context.Context, in Inputs, d Deps) int {
 		// results say which tests did not run; the log says why, once.
 		d.logf("evalgate: %v", err)
 	}
-	run.Context = &result.Context{Repository: ev.Owner + "/" + ev.Repo, SHA: p.sha, PR: p.pr, Event: ev.Name, RunURL: ev.RunURL(), CheckURL: pub.checkURL}
-	for _, s := range run.Suites {
-		s.Why = why[s.Path]
-	}
 	code = pub.publish(ctx, run, cause, at)
-	if code == exitOK {
-		d.react(ctx, p, "rocket")
-	} else {
-		d.react(ctx, p, "confused")
-	}
+	d.react(ctx, p, reaction(code))
 	return code
+}
+
+// nothingRan answers a selection with no test in it. A partial rerun whose glob matched
+// nothing leaves the gate as it was; anything else touched no eval suite.
+func (d *Deps) nothingRan(ctx context.Context, in Inputs, p plan, suites []*suite.Suite) int {
+	if p.only != "" {
+		d.nothingSelected(in, p, suites)
+		d.react(ctx, p, "confused")
+		return exitOK
+	}
+	d.noSuites(ctx, in, p)
+	d.react(ctx, p, "rocket")
+	return exitOK
 }
 
 // interruption is why ctx ended (a signal, a deadline), or nil while it is live.

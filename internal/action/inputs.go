@@ -11,6 +11,7 @@ import (
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/event"
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -45,6 +46,12 @@ type Inputs struct {
 	JudgeSamples int
 	// Trials runs each test this many times (0 = each suite's execution.trials).
 	Trials int
+	// Shard, when set, runs one shard of a matrix and writes a partial result (input shard);
+	// ShardDurations balances the shards by an earlier run's durations.
+	Shard          *shard.Spec
+	ShardDurations string
+	// Merge is the directory of the shards' artifacts a merge step publishes as one run.
+	Merge string
 }
 
 // ParseInputs reads and checks the inputs; get is go-githubactions' GetInput.
@@ -91,6 +98,21 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 		if in.Trials, err = strconv.Atoi(v); err != nil || in.Trials < 0 || in.Trials > suite.MaxTrials {
 			return in, fmt.Errorf("input trials must be a number from 0 to %d, not %q", suite.MaxTrials, v)
 		}
+	}
+	if v := strings.TrimSpace(get("shard")); v != "" {
+		spec, err := shard.ParseSpec(v)
+		if err != nil {
+			return in, fmt.Errorf("input shard: %w", err)
+		}
+		in.Shard = &spec
+	}
+	in.ShardDurations = strings.TrimSpace(get("shard_durations"))
+	in.Merge = strings.TrimSpace(get("merge"))
+	switch {
+	case in.Shard != nil && in.Merge != "":
+		return in, fmt.Errorf("inputs shard and merge exclude each other: the shards run in a matrix job, the merge in a job that needs it")
+	case in.ShardDurations != "" && in.Shard == nil:
+		return in, fmt.Errorf("input shard_durations needs shard")
 	}
 	in.Baseline = strings.TrimSpace(get("baseline"))
 	in.BaselineArtifact = or(strings.TrimSpace(get("baseline_artifact")), baseline.DefaultArtifact)

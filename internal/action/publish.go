@@ -108,15 +108,7 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	if err := rep.WriteAll(d.reportDir(in), reports.FilesOptions{Posted: files, JUnit: reports.JUnitOptions{Gate: decision}, Root: d.Root, Scrub: d.Scrub}); err != nil {
 		d.logf("evalgate: write reports: %v", err)
 	}
-	// The table carries judge reasoning and agent text: between stop-commands markers it
-	// cannot issue workflow commands (::add-mask::, ::error::) into the job log.
-	stopped(d.Log, func(w io.Writer) {
-		sw := d.Scrub.Writer(w)
-		if err := rep.Table(sw, reports.TableOptions{Gate: decision}); err != nil {
-			fmt.Fprintf(sw, "evalgate: table: %v\n", err)
-		}
-		_ = sw.Close()
-	})
+	d.logTable(rep, decision)
 	commentURL := ""
 	if d.GitHub != nil && pub.p.pr != 0 && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
 		commentURL = pub.comment(ctx, copts, comment, render)

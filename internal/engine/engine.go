@@ -60,6 +60,12 @@ type Config struct {
 	SingleTarget bool
 	// Trials, when > 0, overrides every suite's execution.trials.count (--trials).
 	Trials int
+	// Context, Shard and Why label the run: where it happened, which shard of a matrix it is
+	// ("i/n"), and why each suite was selected, by path. The engine records them when it
+	// builds the run, so nothing edits a run after the engine.
+	Context *result.Context
+	Shard   string
+	Why     map[string]string
 	// KeepDiff, when set, stores the whole diff of a test whose result keeps only the first
 	// result.MaxFileChangesBytes of it, and says where (named in the result); nil drops the rest.
 	KeepDiff func(suite, test, diff string) (string, error)
@@ -82,11 +88,11 @@ type Workspace interface {
 // they are skipped as not run, and the run is returned with a *StoppedError.
 func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, error) {
 	cfg = withDefaults(cfg)
-	run := &result.Run{SchemaVersion: result.SchemaVersion, StartedAt: cfg.Now(), Thresholds: cfg.Thresholds}
+	run := &result.Run{SchemaVersion: result.SchemaVersion, StartedAt: cfg.Now(), Thresholds: cfg.Thresholds, Context: cfg.Context, Shard: cfg.Shard}
 	var all []*job
 	for _, s := range suites {
 		jobs := plan(s, cfg.SingleTarget)
-		sr := &result.SuiteResult{Name: s.Name, Path: s.Path, Format: string(s.Format), Target: suiteTarget(s, cfg.SingleTarget), Tests: make([]*result.TestResult, len(jobs))}
+		sr := &result.SuiteResult{Name: s.Name, Path: s.Path, Format: string(s.Format), Target: suiteTarget(s, cfg.SingleTarget), Why: cfg.Why[s.Path], Tests: make([]*result.TestResult, len(jobs))}
 		run.Suites = append(run.Suites, sr)
 		for i, j := range jobs {
 			j.out = &sr.Tests[i]
@@ -110,24 +116,17 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 			*j.out = tr
 		}
 	}
-	run.Suites = append(run.Suites, cfg.LoadErrors...)
-	var tests []*result.TestResult
-	for _, sr := range run.Suites {
-		sr.Summary = rubric.Summarize(sr.Tests)
-		if sr.Error != "" {
-			sr.Summary.Verdict = result.Error
+	for _, le := range cfg.LoadErrors {
+		// A copy: the caller's load errors are not edited.
+		cp := *le
+		if why, ok := cfg.Why[le.Path]; ok {
+			cp.Why = why
 		}
-		tests = append(tests, sr.Tests...)
-	}
-	run.Summary = rubric.Summarize(tests)
-	for _, sr := range run.Suites {
-		if sr.Error != "" {
-			run.Summary.Verdict = result.Error
-		}
+		run.Suites = append(run.Suites, &cp)
 	}
 	run.Budget = b.report()
 	run.FinishedAt = cfg.Now()
-	run.Summary.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
+	rubric.SummarizeRun(run)
 	if err := ctx.Err(); err != nil {
 		return run, err
 	}

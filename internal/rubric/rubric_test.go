@@ -3,6 +3,7 @@ package rubric
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -308,5 +309,39 @@ func TestSummarize(t *testing.T) {
 	}
 	if got := Summarize(nil).Verdict; got != result.Pass {
 		t.Fatalf("empty = %s", got)
+	}
+}
+
+func TestSummarizeRun(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	pass := &result.TestResult{Verdict: result.Pass, Score: 1, DurationMS: 9000}
+	tests := []struct {
+		name          string
+		suites        []*result.SuiteResult
+		run, suite0   result.Verdict
+		total, passed int
+	}{
+		{"passing", []*result.SuiteResult{{Tests: []*result.TestResult{pass, pass}}}, result.Pass, result.Pass, 2, 2},
+		{"a load error fails the run", []*result.SuiteResult{{Tests: []*result.TestResult{pass}}, {Error: "bad yaml"}}, result.Error, result.Pass, 1, 1},
+		{"a suite error beats its passing tests", []*result.SuiteResult{{Tests: []*result.TestResult{pass}, Error: "setup"}}, result.Error, result.Error, 1, 1},
+		{"no suites", nil, result.Pass, "", 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			run := &result.Run{StartedAt: start, FinishedAt: start.Add(1500 * time.Millisecond), Suites: tt.suites}
+			SummarizeRun(run)
+			s := run.Summary
+			if s.Verdict != tt.run || s.Total != tt.total || s.Passed != tt.passed {
+				t.Fatalf("run summary %+v, want verdict %s total %d passed %d", s, tt.run, tt.total, tt.passed)
+			}
+			if s.DurationMS != 1500 {
+				t.Fatalf("duration %d ms, want the wall time 1500", s.DurationMS)
+			}
+			if len(run.Suites) > 0 && run.Suites[0].Summary.Verdict != tt.suite0 {
+				t.Fatalf("suite 0 verdict %s, want %s", run.Suites[0].Summary.Verdict, tt.suite0)
+			}
+		})
 	}
 }

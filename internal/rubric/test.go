@@ -129,3 +129,26 @@ func Summarize(tests []*result.TestResult) result.Summary {
 	s.Verdict = worst
 	return s
 }
+
+// SummarizeRun sets every suite's Summary and the run's from the tests they hold: a suite
+// with an Error (it could not be loaded or set up) is an error, and so is the run then,
+// whatever its tests did. The run's DurationMS is its wall time, FinishedAt − StartedAt, not
+// the sum of its tests'. The engine calls it at the end of a run and a shard merge calls it
+// on the merged run, so both summarise alike.
+func SummarizeRun(run *result.Run) {
+	var tests []*result.TestResult
+	suiteErr := false
+	for _, sr := range run.Suites {
+		sr.Summary = Summarize(sr.Tests)
+		if sr.Error != "" {
+			sr.Summary.Verdict = result.Error
+			suiteErr = true
+		}
+		tests = append(tests, sr.Tests...)
+	}
+	run.Summary = Summarize(tests)
+	if suiteErr {
+		run.Summary.Verdict = result.Error
+	}
+	run.Summary.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
+}

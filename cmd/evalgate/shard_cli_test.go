@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunShardsMerge runs the quickstart whole and as four shards, and merges the shards: the
+// merged table, exit code and results equal the whole run's. Timing aside.
+func TestRunShardsMerge(t *testing.T) {
+	t.Parallel()
+	qs := filepath.Join("..", "..", "testdata", "quickstart")
+	dir := t.TempDir()
+	wantCode, wantTable, stderr := invoke(t, "run", "--root", qs, qs)
+	if wantCode != 1 {
+		t.Fatalf("whole run: exit %d\n%s", wantCode, stderr)
+	}
+	var shards []string
+	for i := 1; i <= 4; i++ {
+		out := filepath.Join(dir, fmt.Sprintf("shard-%d", i))
+		code, _, stderr := invoke(t, "run", "--root", qs, "--shard", fmt.Sprintf("%d/4", i), "--out", out, qs)
+		if code != 0 {
+			t.Fatalf("shard %d/4: exit %d, want 0 (a shard decides no gate)\n%s", i, code, stderr)
+		}
+		if !strings.Contains(stderr, "the gate is decided by evalgate merge") {
+			t.Errorf("shard %d/4 does not say where the gate is decided:\n%s", i, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(out, "comment.md")); err == nil {
+			t.Errorf("shard %d/4 wrote a comment: a shard publishes nothing final", i)
+		}
+		shards = append(shards, out)
+	}
+	report := filepath.Join(dir, "report")
+	code, table, stderr := invoke(t, "merge", "--root", qs, "--out", report, dir)
+	if code != wantCode {
+		t.Fatalf("merge: exit %d, want the whole run's %d\n%s", code, wantCode, stderr)
+	}
+	if normalize(table) != normalize(wantTable) {
+		t.Errorf("merged table differs from the whole run's:\n--- merged\n%s\n--- whole\n%s", table, wantTable)
+	}
+	for _, f := range []string{"results.json", "comment.md", "check-run.json", "junit.xml"} {
+		if _, err := os.Stat(filepath.Join(report, f)); err != nil {
+			t.Errorf("merged report: %v", err)
+		}
+	}
+
+	t.Run("missing shard", func(t *testing.T) {
+		t.Parallel()
+		code, table, stderr := invoke(t, "merge", "--root", qs, shards[0], shards[1], shards[3])
+		if code != 1 || !strings.Contains(stderr, "MISSING") || !strings.Contains(table, "error") {
+			t.Fatalf("merge without shard 3: exit %d, want 1 with its tests as errors\n%s\n%s", code, table, stderr)
+		}
+	})
+	t.Run("duplicate shard", func(t *testing.T) {
+		t.Parallel()
+		code, _, stderr := invoke(t, "merge", "--root", qs, shards[0], shards[0], shards[1], shards[2], shards[3])
+		if code != 2 || !strings.Contains(stderr, "shard-1") {
+			t.Fatalf("a shard given twice: exit %d, want 2 naming it\n%s", code, stderr)
+		}
+	})
+	t.Run("other selection", func(t *testing.T) {
+		t.Parallel()
+		other := filepath.Join(t.TempDir(), "shard-4")
+		code, _, stderr := invoke(t, "run", "--root", qs, "--shard", "4/4", "--test-id", "add-*", "--out", other, qs)
+		if code != 0 {
+			t.Fatalf("shard of another selection: exit %d\n%s", code, stderr)
+		}
+		code, _, stderr = invoke(t, "merge", "--root", qs, shards[0], shards[1], shards[2], other)
+		if code != 2 || !strings.Contains(stderr, "fingerprint") && !strings.Contains(stderr, "same tests") {
+			t.Fatalf("shards of different selections: exit %d, want 2\n%s", code, stderr)
+		}
+	})
+}
+
+func TestShardFlags(t *testing.T) {
+	t.Parallel()
+	qs := filepath.Join("..", "..", "testdata", "quickstart")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--shard", "2/4"}, "--shard needs --out"},
+		{[]string{"--shard", "5/4", "--out", "x"}, "--shard"},
+		{[]string{"--shard", "0/4", "--out", "x"}, "--shard"},
+		{[]string{"--shard-durations", "r.json"}, "--shard-durations needs --shard"},
+		{[]string{"--shard", "1/2", "--out", "x", "--baseline", "b.json"}, "pass --baseline to evalgate merge"},
+	} {
+		code, _, stderr := invoke(t, append([]string{"run", "--root", qs}, append(tc.args, qs)...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, want 2 and %q\n%s", tc.args, code, tc.want, stderr)
+		}
+	}
+	if code, _, stderr := invoke(t, "merge", t.TempDir()); code != 2 || !strings.Contains(stderr, "merge:") {
+		t.Errorf("merge of a directory with no shard: exit %d\n%s", code, stderr)
+	}
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/github/githubtest"
+)
+
+// prFilesAll are a pull request's changed files touching every quickstart suite.
+var prFilesAll = []map[string]any{
+	{"filename": "evals/calculator.eval.yaml", "status": "modified"},
+	{"filename": "evals/changelog.eval.yaml", "status": "modified"},
+	{"filename": "evals/quality.eval.yaml", "status": "modified"},
+	{"filename": "evals/review-legacy.eval.yaml", "status": "modified"},
+}
+
+// timing matches what differs between two runs of the same tests: durations and clock times.
+var timing = regexp.MustCompile(`\d+(\.\d+)?\s?(ms|s|m)\b|\d{4}-\d\d-\d\dT[0-9:.]+Z|"duration_ms":\s*\d+|"(started|finished)_at":\s*"[^"]*"`)
+
+func normalize(s string) string { return timing.ReplaceAllString(s, "<t>") }
+
+// TestActionShardedEqualsUnsharded runs the quickstart as one job, then as four matrix shards
+// and a merge job, against two GitHub fakes: the merge posts exactly one comment and one
+// completed check run, equal to the unsharded run's.
+func TestActionShardedEqualsUnsharded(t *testing.T) {
+	t.Parallel()
+	one := githubtest.New(t)
+	one.Files = prFilesAll
+	r := newRunner(t, one, "pull_request", prEvent(false))
+	if code, log := r.run(); code != 1 {
+		t.Fatalf("unsharded: exit %d (the calculator suite has a gated failure)\n%s", code, log)
+	}
+	wantComment, wantCheck := onlyResults(t, one)
+	reportDir := r.env["INPUT_REPORT_DIR"]
+
+	sharded := githubtest.New(t)
+	sharded.Files = prFilesAll
+	r.srv = sharded
+	r.env["GITHUB_API_URL"] = sharded.APIURL()
+	dir := t.TempDir()
+	for i := 1; i <= 4; i++ {
+		r.env["INPUT_SHARD"] = fmt.Sprintf("%d/4", i)
+		r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "artifacts", fmt.Sprintf("evalgate-shard-%d", i))
+		if code, log := r.run(); code != 0 {
+			t.Fatalf("shard %d/4: exit %d (a shard decides no gate)\n%s", i, code, log)
+		}
+		if n := len(sharded.Comments(42)) + len(sharded.CheckRuns()); n != 0 {
+			t.Fatalf("shard %d/4 posted %d comment(s) or check run(s); a shard publishes nothing", i, n)
+		}
+	}
+	delete(r.env, "INPUT_SHARD")
+	r.env["INPUT_MERGE"] = filepath.Join(dir, "artifacts")
+	// The same report directory as the unsharded run: the comment names it.
+	r.env["INPUT_REPORT_DIR"] = reportDir
+	if err := os.RemoveAll(reportDir); err != nil {
+		t.Fatal(err)
+	}
+	code, log := r.run()
+	if code != 1 {
+		t.Fatalf("merge: exit %d, want the unsharded run's 1\n%s", code, log)
+	}
+	gotComment, gotCheck := onlyResults(t, sharded)
+	if normalize(gotComment) != normalize(wantComment) {
+		t.Errorf("merged comment differs from the unsharded one:\n--- merged\n%s\n--- unsharded\n%s", gotComment, wantComment)
+	}
+	if normalize(gotCheck) != normalize(wantCheck) {
+		t.Errorf("merged check run differs from the unsharded one:\n--- merged\n%s\n--- unsharded\n%s", gotCheck, wantCheck)
+	}
+	for _, f := range []string{"results.json", "junit.xml", "comment.md", "check-run.json"} {
+		if _, err := os.Stat(filepath.Join(reportDir, f)); err != nil {
+			t.Errorf("merged report: %v", err)
+		}
+	}
+}
+
+// TestActionMissingShardFailsGate merges three of four shards: the fourth's tests are errors
+// naming it, and the gate fails.
+func TestActionMissingShardFailsGate(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Files = prFilesAll
+	r := newRunner(t, srv, "pull_request", prEvent(false))
+	dir := t.TempDir()
+	for i := 1; i <= 3; i++ {
+		r.env["INPUT_SHARD"] = fmt.Sprintf("%d/4", i)
+		r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "artifacts", fmt.Sprintf("evalgate-shard-%d", i))
+		if code, log := r.run(); code != 0 {
+			t.Fatalf("shard %d/4: exit %d\n%s", i, code, log)
+		}
+	}
+	delete(r.env, "INPUT_SHARD")
+	r.env["INPUT_MERGE"] = filepath.Join(dir, "artifacts")
+	r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "report")
+	code, log := r.run()
+	if code != 1 {
+		t.Fatalf("merge with a missing shard: exit %d, want 1 (gate failed)\n%s", code, log)
+	}
+	comment, check := onlyResults(t, srv)
+	if !strings.HasPrefix(check, "conclusion failure") || !strings.Contains(comment, "shard 4/4") {
+		t.Fatalf("the missing shard must fail the gate and be named:\n%s\n%s", check, comment)
+	}
+}
+
+// onlyResults is the one sticky comment on PR 42 and the one completed check run, as text.
+func onlyResults(t *testing.T, srv *githubtest.Server) (comment, check string) {
+	t.Helper()
+	cs := srv.Comments(42)
+	runs := srv.CheckRuns()
+	if len(cs) != 1 || len(runs) != 1 {
+		t.Fatalf("want exactly one comment and one check run, got %d and %d", len(cs), len(runs))
+	}
+	cr := runs[0]
+	if cr.Status != "completed" {
+		t.Fatalf("check run is %s, want completed", cr.Status)
+	}
+	return cs[0].Body, fmt.Sprintf("conclusion %s\ntitle %s\nsummary %s\ntext %s\nannotations %v", cr.Conclusion, cr.Title, cr.Summary, cr.Text, cr.Annotations)
+}

@@ -1,0 +1,134 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/pipeline"
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/shard"
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/reports"
+)
+
+// A large selection runs across an Actions matrix: each matrix job runs with `shard: i/n`,
+// writes a partial result (results.json and shard.json) to report_dir and posts nothing; a job
+// that needs them all runs with `merge:` and publishes the one comment, check run and summary
+// an unsharded run would. Both ends take the same path through plan (trust and checkout), so a
+// shard never runs what an unsharded run would refuse.
+
+// salt digests the inputs that change results: shards run with different ones do not merge.
+func (in Inputs) salt() string {
+	return fmt.Sprintf("target=%q judge=%q targets=%q trials=%d judge_samples=%d", in.Target, in.Judge, in.Targets, in.Trials, in.JudgeSamples)
+}
+
+// runShard runs this job's shard of the picked suites and writes its partial result. Even a
+// shard with no test writes one: the merge must see every shard to trust the whole.
+func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.Suite, loadErrs []*result.SuiteResult, why map[string]string) int {
+	sh := &pipeline.Sharding{Spec: *in.Shard, Durations: d.inRoot(in.ShardDurations), Salt: in.salt()}
+	split, mine, err := sh.Split(picked, loadErrs, in.Target != "", in.Trials)
+	if err != nil {
+		d.logf("evalgate: %v", err)
+		return exitConfig
+	}
+	d.logf("evalgate: shard %s: %d of %d suite(s) have tests in this shard (plan %s, balanced by %s)", sh.Spec, len(mine), len(picked), shortPrint(split.Fingerprint), split.Balance)
+	run, err := d.Execute(ctx, p.trust, Job{Suites: mine, LoadErrors: loadErrs, Context: d.context(p, ""), Why: why, Shard: sh.Spec.String()})
+	if run == nil || err != nil {
+		// A shard cut short writes no manifest: the merge reports its tests as errors rather
+		// than trust the ones it skipped.
+		d.logf("evalgate: shard %s did not finish (%v): no partial result written, so the merge reports its tests as errors", sh.Spec, err)
+		if ctx.Err() != nil {
+			return exitCancelled
+		}
+		return exitConfig
+	}
+	m := shard.Manifest{Shard: sh.Spec, SHA: p.sha, Plan: split}
+	if err := pipeline.WritePartial(d.reportDir(in), run, m, reports.FilesOptions{Root: d.Root, Scrub: d.Scrub}); err != nil {
+		d.logf("evalgate: %v", err)
+		return exitConfig
+	}
+	// The table's gate line is this shard's tests alone under fail_on: the merge decides the gate.
+	d.logTable(reports.NewReport(run, nil), gate.Policy{FailOn: in.FailOn}.Decide(run, 0))
+	d.summary(fmt.Sprintf("## evalgate: shard %s\n\n%d test(s) of this shard ran; the partial result is in %s. The gate is decided by the job that merges every shard.\n",
+		sh.Spec, run.Summary.Total, code(in.ReportDir)))
+	d.finish(in, run, "shard", "", 0)
+	return exitOK
+}
+
+// runMerged publishes the shards in in.Merge as one run, as if it had run here.
+func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) int {
+	dir := d.inRoot(in.Merge)
+	// The check run opens once the shards are known to merge: shards that disagree get a
+	// check run that says so, below.
+	m, err := pipeline.Merge([]string{dir}, shard.MergeOptions{SHA: p.sha}, d.reportDir(in), d.context(p, ""))
+	if err != nil {
+		// The gate cannot be decided from shards that disagree: it fails, and says why.
+		d.logf("evalgate: merge: %v", err)
+		d.summary("## evalgate: the shards could not be merged\n\n" + fence(err.Error()) + "\n")
+		pub := d.publisher(ctx, in, p)
+		pub.abort(ctx, fmt.Errorf("merge the shards: %w", err), nil)
+		d.react(ctx, p, "confused")
+		return exitConfig
+	}
+	for _, f := range m.Report.Shards {
+		d.logf("evalgate: shard %s from %s", f.Shard, f.Dir)
+	}
+	if len(m.Report.Missing) > 0 {
+		d.logf("evalgate: MISSING shard(s) %v: their tests are reported as errors", m.Report.Missing)
+	}
+	run := m.Run
+	if len(run.Suites) == 0 {
+		return d.nothingRan(ctx, in, p, nil)
+	}
+	if p.only != "" {
+		p.prev = d.previousGate(ctx, in, p.sha)
+	}
+	pub := d.publisher(ctx, in, p)
+	// The check run opens only once the shards merged into a run with tests, so its URL is
+	// the one label the merge could not record.
+	run.Context.CheckURL = pub.checkURL
+	code := pub.publish(ctx, run, nil, time.Time{})
+	d.react(ctx, p, reaction(code))
+	return code
+}
+
+// context says where a run happens: the repository, the graded commit, the pull request, the
+// workflow run and the check run (once opened).
+func (d *Deps) context(p plan, checkURL string) *result.Context {
+	ev := d.Event
+	return &result.Context{Repository: ev.Owner + "/" + ev.Repo, SHA: p.sha, PR: p.pr, Event: ev.Name, RunURL: ev.RunURL(), CheckURL: checkURL}
+}
+
+// inRoot resolves a path input against the checked-out repository.
+func (d *Deps) inRoot(path string) string {
+	if path == "" || filepath.IsAbs(path) || d.Root == "" {
+		return path
+	}
+	return filepath.Join(d.Root, path)
+}
+
+// logTable writes the table to the job log between stop-commands markers: it carries judge
+// reasoning and agent text, which must not issue workflow commands (::add-mask::, ::error::).
+func (d *Deps) logTable(rep *reports.Report, decision gate.Decision) {
+	stopped(d.Log, func(w io.Writer) {
+		sw := d.Scrub.Writer(w)
+		if err := rep.Table(sw, reports.TableOptions{Gate: decision}); err != nil {
+			fmt.Fprintf(sw, "evalgate: table: %v\n", err)
+		}
+		_ = sw.Close()
+	})
+}
+
+// shortPrint is the first 12 characters of a fingerprint, enough to tell plans apart in a log.
+func shortPrint(s string) string { return s[:min(12, len(s))] }
+
+func reaction(code int) string {
+	if code == exitOK {
+		return "rocket"
+	}
+	return "confused"
+}

@@ -1,0 +1,62 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/shard"
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/reports"
+)
+
+// Sharding is a run's place in an Actions matrix: `--shard i/n` or the action's shard input.
+type Sharding struct {
+	Spec shard.Spec
+	// Durations is a results.json of an earlier run whose test durations balance the shards;
+	// "" balances by test count.
+	Durations string
+	// Salt is a digest of the options that change results (target, judge, trials, thresholds):
+	// shards run with different options do not merge.
+	Salt string
+}
+
+// Label is the shard's "i/n", "" for an unsharded run (nil).
+func (s *Sharding) Label() string {
+	if s == nil {
+		return ""
+	}
+	return s.Spec.String()
+}
+
+// Split plans the split of the selected suites across every shard and returns this shard's
+// suites (copies: the loaded suites are not changed). Every shard computes the same plan from
+// the same selection, so no test runs twice or never.
+func (s *Sharding) Split(suites []*suite.Suite, loadErrors []*result.SuiteResult, singleTarget bool, trials int) (*shard.Plan, []*suite.Suite, error) {
+	o := shard.Options{SingleTarget: singleTarget, Trials: trials, Salt: s.Salt}
+	if s.Durations != "" {
+		f, err := os.Open(s.Durations)
+		if err != nil {
+			return nil, nil, fmt.Errorf("shard durations: %w", err)
+		}
+		defer f.Close()
+		if o.Durations, err = shard.ReadDurations(f); err != nil {
+			return nil, nil, fmt.Errorf("shard durations %s: %w", s.Durations, err)
+		}
+	}
+	plan := shard.NewPlan(suites, loadErrors, s.Spec.Count, o)
+	return plan, plan.Select(suites, s.Spec.Index), nil
+}
+
+// WritePartial writes a shard's partial result into dir: results.json with the tests it ran,
+// then shard.json, the manifest `evalgate merge` checks. The manifest is written last, so a
+// shard that died while writing is missing, never half present.
+func WritePartial(dir string, run *result.Run, m shard.Manifest, opts reports.FilesOptions) error {
+	if err := reports.WriteResultsFile(dir, run, opts); err != nil {
+		return fmt.Errorf("write shard %s results: %w", m.Shard, err)
+	}
+	if err := shard.WriteManifest(dir, m); err != nil {
+		return fmt.Errorf("write shard %s manifest: %w", m.Shard, err)
+	}
+	return nil
+}

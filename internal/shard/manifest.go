@@ -1,0 +1,82 @@
+package shard
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ManifestFile is the manifest's name, next to a shard's results.json.
+const ManifestFile = "shard.json"
+
+// ResultsFile is the results a shard writes, the same name an unsharded run uses.
+const ResultsFile = "results.json"
+
+// ManifestVersion is the version of the manifest's JSON.
+const ManifestVersion = 1
+
+// Manifest says which shard of which split a directory's results.json is.
+type Manifest struct {
+	Version int  `json:"version"`
+	Shard   Spec `json:"shard"`
+	// SHA is the commit the shard graded ("" when unknown).
+	SHA  string `json:"sha,omitempty"`
+	Plan *Plan  `json:"plan"`
+}
+
+// WriteManifest writes m to dir/shard.json. Version is set when left zero.
+func WriteManifest(dir string, m Manifest) error {
+	if m.Version == 0 {
+		m.Version = ManifestVersion
+	}
+	if m.Plan == nil {
+		return errors.New("writing shard manifest: no plan")
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("writing shard manifest: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing shard manifest: %w", err)
+	}
+	return nil
+}
+
+// ReadManifest reads and checks a shard.json: a known version, a valid shard of the plan's
+// count, and a plan whose fingerprint matches its content.
+func ReadManifest(path string) (*Manifest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading shard manifest: %w", err)
+	}
+	defer f.Close()
+	var m Manifest
+	if err := json.NewDecoder(f).Decode(&m); err != nil {
+		return nil, fmt.Errorf("reading shard manifest %s: %w", path, err)
+	}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("shard manifest %s: %w", path, err)
+	}
+	return &m, nil
+}
+
+func (m *Manifest) check() error {
+	switch {
+	case m.Version != ManifestVersion:
+		return fmt.Errorf("version %d, this evalgate reads %d: merge with the evalgate that ran the shards", m.Version, ManifestVersion)
+	case m.Plan == nil:
+		return errors.New("no plan")
+	case m.Plan.Version != PlanVersion:
+		return fmt.Errorf("plan version %d, this evalgate reads %d: merge with the evalgate that ran the shards", m.Plan.Version, PlanVersion)
+	case m.Shard.Count != m.Plan.Count:
+		return fmt.Errorf("shard %s of a plan for %d shards", m.Shard, m.Plan.Count)
+	case m.Plan.fingerprint() != m.Plan.Fingerprint:
+		return errors.New("the plan does not match its fingerprint (the file was changed after the shard wrote it)")
+	}
+	if err := m.Shard.check(); err != nil {
+		return fmt.Errorf("shard %s: %w", m.Shard, err)
+	}
+	return nil
+}
