@@ -1,98 +1,38 @@
 package reports
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
-// FailOn is the gate policy: which verdicts fail the check run.
-type FailOn string
-
-// Gate policies (the action's fail_on input).
-const (
-	// FailOnFail fails the check on any failed or errored test; borderline makes it neutral.
-	FailOnFail FailOn = "fail"
-	// FailOnBorderline fails the check on borderline tests too.
-	FailOnBorderline FailOn = "borderline"
-	// FailOnNever never fails the check: it is neutral when anything did not pass.
-	FailOnNever FailOn = "never"
-)
-
-// ParseFailOn parses a fail_on value; "" means FailOnFail.
-func ParseFailOn(s string) (FailOn, error) {
-	switch f := FailOn(strings.ToLower(strings.TrimSpace(s))); f {
-	case "":
-		return FailOnFail, nil
-	case FailOnFail, FailOnBorderline, FailOnNever:
-		return f, nil
+// decided is the gate's decision to render: the caller's, or, when it made none (a zero
+// Conclusion), what its fail_on (default fail) decides on the tests alone, with no baseline.
+func decided(v *view, d gate.Decision) gate.Decision {
+	if d.Conclusion == "" {
+		return gate.Policy{FailOn: d.FailOn}.Decide(v.run, 0)
 	}
-	return "", fmt.Errorf("fail_on %q: want fail, borderline or never", s)
+	d.FailOn = d.FailOn.Normal()
+	return d
 }
 
-// normal maps an unset or unknown policy to the default, FailOnFail.
-func (f FailOn) normal() FailOn {
-	if f == FailOnBorderline || f == FailOnNever {
-		return f
+// gatePolicy is the policy behind d, as the gate line shows it after the conclusion: fail_on,
+// and the reason when the verdicts alone did not decide it. The reason is evalgate's own text.
+func gatePolicy(d gate.Decision) string {
+	if d.Reason != "" {
+		return "fail_on: " + string(d.FailOn) + "; " + d.Reason
 	}
-	return FailOnFail
-}
-
-// Check-run conclusions evalgate sets.
-const (
-	ConclusionSuccess = "success"
-	ConclusionNeutral = "neutral"
-	ConclusionFailure = "failure"
-)
-
-// Conclusion is the check run's conclusion for run under policy failOn:
-//
-//   - fail (default): failure if any test failed or errored (or a suite could not run), else
-//     neutral if any is borderline, else success;
-//   - borderline: failure if any test failed, errored or is borderline, else success;
-//   - never: neutral if any test did not pass, else success.
-//
-// A run in which no test passed or failed (nothing ran, everything skipped) is neutral, never a
-// silent success. Counts come from the tests, not from run.Summary.
-func Conclusion(run *result.Run, failOn FailOn) string { return conclusion(newView(run, nil), failOn) }
-
-func conclusion(v *view, f FailOn) string {
-	t := v.tally
-	bad := t.Failed + t.Errors + t.SuiteErrors
-	if b := v.run.Budget; b != nil {
-		// Tests cut by the budget were never checked: the gate cannot call that a pass.
-		bad += b.NotRun
-	}
-	switch f.normal() {
-	case FailOnNever:
-		if bad+t.Borderline > 0 {
-			return ConclusionNeutral
-		}
-	case FailOnBorderline:
-		if bad+t.Borderline > 0 {
-			return ConclusionFailure
-		}
-	default:
-		if bad > 0 {
-			return ConclusionFailure
-		}
-		if t.Borderline > 0 {
-			return ConclusionNeutral
-		}
-	}
-	if t.Passed == 0 {
-		return ConclusionNeutral
-	}
-	return ConclusionSuccess
+	return "fail_on: " + string(d.FailOn)
 }
 
 // CheckOptions shape the check run's output.
 type CheckOptions struct {
 	// Title names the run in the summary's headline (default "evalgate").
 	Title string
-	// FailOn is the gate policy deciding the conclusion (default FailOnFail).
-	FailOn FailOn
+	// Gate is the gate's decision: the conclusion, and why, when regressions decided it. Zero
+	// means what the default policy decides on the tests alone.
+	Gate gate.Decision
 	// RunURL links the workflow run; ReportHint says where the full report is.
 	RunURL     string
 	ReportHint string
@@ -153,15 +93,16 @@ func CheckRun(run *result.Run, opts CheckOptions) CheckOutput {
 func (r *Report) CheckRun(opts CheckOptions) CheckOutput {
 	v := r.v
 	limit := orLimit(opts.MaxBytes, MaxCheckTextBytes)
-	base := mdConfig{title: opts.Title, runURL: opts.RunURL, reportHint: opts.ReportHint, failOn: opts.FailOn, maxBytes: limit}
+	d := decided(v, opts.Gate)
+	base := mdConfig{title: opts.Title, runURL: opts.RunURL, reportHint: opts.ReportHint, gate: d, maxBytes: limit}
 	sum := base
 	sum.head, sum.crits, sum.tables = true, true, true
 	text := base
 	text.details, text.answerBytes, text.reasonBytes = true, 2000, 3000
 	out := CheckOutput{
-		Title:       checkTitle(v),
+		Title:       checkTitle(v, d),
 		Summary:     fit(newMarkdown(v, sum)),
-		Conclusion:  conclusion(v, opts.FailOn),
+		Conclusion:  d.Conclusion,
 		Annotations: annotations(v, opts.RepoRoot),
 	}
 	if t := fit(newMarkdown(v, text)); strings.TrimSpace(t) != "" {
@@ -173,12 +114,17 @@ func (r *Report) CheckRun(opts CheckOptions) CheckOutput {
 	return out
 }
 
-// checkTitle is the one-line title under the check's name: verdict, counts and score.
-func checkTitle(v *view) string {
+// checkTitle is the one-line title under the check's name: verdict, counts and score, after
+// the reason the gate failed when the verdicts alone did not fail it.
+func checkTitle(v *view, d gate.Decision) string {
 	t := v.tally
 	s := emoji(t.verdict()) + " " + phrase(t)
 	if t.Scored > 0 {
 		s += " · score " + score(t.mean())
 	}
-	return truncate(s, MaxAnnotationTitleBytes)
+	s = truncate(s, MaxAnnotationTitleBytes)
+	if d.Reason != "" {
+		s = d.Reason + "; " + s
+	}
+	return s
 }

@@ -1,81 +1,14 @@
 package reports
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
-
-// runOf builds a one-suite run whose tests have the given verdicts.
-func runOf(verdicts ...result.Verdict) *result.Run {
-	s := &result.SuiteResult{Name: "s", Path: "evals/s.yaml"}
-	for i, v := range verdicts {
-		s.Tests = append(s.Tests, &result.TestResult{ID: fmt.Sprintf("t%d", i), Verdict: v, Score: 0.9})
-	}
-	return &result.Run{Suites: []*result.SuiteResult{s}}
-}
-
-func withBudget(r *result.Run, notRun int) *result.Run {
-	r.Budget = &result.Budget{LimitUSD: 1, SpentUSD: 1.2, NotRun: notRun}
-	return r
-}
-
-func TestConclusion(t *testing.T) {
-	t.Parallel()
-	P, B, F, E, S := result.Pass, result.Borderline, result.Fail, result.Error, result.Skip
-	tests := []struct {
-		name   string
-		run    *result.Run
-		failOn FailOn
-		want   string
-	}{
-		{"all pass", runOf(P, P), FailOnFail, ConclusionSuccess},
-		{"default policy is fail", runOf(P, B), "", ConclusionNeutral},
-		{"borderline is neutral", runOf(P, B), FailOnFail, ConclusionNeutral},
-		{"fail fails", runOf(P, B, F), FailOnFail, ConclusionFailure},
-		{"error fails", runOf(P, E), FailOnFail, ConclusionFailure},
-		{"unknown verdict fails", runOf(P, "weird"), FailOnFail, ConclusionFailure},
-		{"skips do not fail", runOf(P, S), FailOnFail, ConclusionSuccess},
-		{"borderline policy", runOf(P, B), FailOnBorderline, ConclusionFailure},
-		{"borderline policy, all pass", runOf(P), FailOnBorderline, ConclusionSuccess},
-		{"never, failing", runOf(P, F, E), FailOnNever, ConclusionNeutral},
-		{"never, borderline", runOf(B), FailOnNever, ConclusionNeutral},
-		{"never, passing", runOf(P), FailOnNever, ConclusionSuccess},
-		{"unknown policy acts as fail", runOf(F), "sometimes", ConclusionFailure},
-		{"nothing ran", runOf(), FailOnFail, ConclusionNeutral},
-		{"only skips", runOf(S, S), FailOnFail, ConclusionNeutral},
-		{"nil run", nil, FailOnFail, ConclusionNeutral},
-		{"budget cut tests", withBudget(runOf(P, S), 1), FailOnFail, ConclusionFailure},
-		{"budget cut tests, never", withBudget(runOf(P, S), 1), FailOnNever, ConclusionNeutral},
-		{"budget not reached", withBudget(runOf(P, P), 0), FailOnFail, ConclusionSuccess},
-		{"suite error", &result.Run{Suites: []*result.SuiteResult{{Name: "x", Error: "bad yaml"}, runOf(P).Suites[0]}}, FailOnFail, ConclusionFailure},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			if got := Conclusion(tc.run, tc.failOn); got != tc.want {
-				t.Errorf("Conclusion = %s, want %s", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestParseFailOn(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]FailOn{"": FailOnFail, "fail": FailOnFail, " Borderline ": FailOnBorderline, "never": FailOnNever} {
-		got, err := ParseFailOn(in)
-		if err != nil || got != want {
-			t.Errorf("ParseFailOn(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	if _, err := ParseFailOn("always"); err == nil {
-		t.Error("ParseFailOn(always) must fail")
-	}
-}
 
 func TestAnnotations(t *testing.T) {
 	t.Parallel()
@@ -105,7 +38,7 @@ func TestAnnotations(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("annotations (-want +got):\n%s", diff)
 	}
-	if co.Conclusion != ConclusionFailure {
+	if co.Conclusion != gate.Failure {
 		t.Errorf("conclusion %s", co.Conclusion)
 	}
 	if !strings.Contains(co.Annotations[0].Message, "test_lookup_missing_user") {

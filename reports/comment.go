@@ -1,6 +1,9 @@
 package reports
 
-import "github.com/evalgate/evalgate/internal/result"
+import (
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/result"
+)
 
 // DefaultRerunCommand is the slash command the comment's footer suggests.
 const DefaultRerunCommand = "/evalgate rerun"
@@ -23,8 +26,9 @@ type CommentOptions struct {
 	RerunCommand string
 	// Baseline, when set, adds Δ columns and the regressions list (see Compare).
 	Baseline *Comparison
-	// FailOn is the gate policy the comment reports (default FailOnFail).
-	FailOn FailOn
+	// Gate is the gate's decision the report shows (zero: the default policy's, on the tests
+	// alone).
+	Gate gate.Decision
 	// MaxBytes is the size budget (default MaxCommentBytes).
 	MaxBytes int
 }
@@ -59,7 +63,7 @@ func (r *Report) Comment(opts CommentOptions) string {
 		reportHint:  opts.ReportHint,
 		rerun:       rerun,
 		footer:      true,
-		failOn:      opts.FailOn,
+		gate:        opts.Gate,
 		maxBytes:    orLimit(opts.MaxBytes, MaxCommentBytes),
 	})
 	return fit(m)

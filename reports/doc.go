@@ -27,15 +27,11 @@
 // gate are recomputed from the tests, never taken from run.Summary, and an unknown verdict counts
 // as an error: nothing can make a failing run look green.
 //
-// # The gate ([Conclusion])
+// # The gate
 //
-//	fail_on     success          neutral                         failure
-//	fail        all passed       some borderline, none failed    any failed or errored
-//	borderline  all passed       —                               any failed, errored or borderline
-//	never       all passed       anything did not pass           —
-//
-// A suite that could not run counts as an error. A run in which no test passed or failed
-// (nothing ran, all skipped) is neutral.
+// The renderers do not decide the gate: package internal/gate does (fail_on, the conclusion,
+// fail_on_regression), and each option struct takes its gate.Decision, so every report shows the
+// same conclusion. A zero Decision renders what the default policy decides on the tests alone.
 //
 // # Size budget
 //

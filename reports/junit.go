@@ -6,13 +6,15 @@ import (
 	"io"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
 // JUnitOptions shape junit.xml.
 type JUnitOptions struct {
-	// FailOn decides whether borderline tests are <failure>s (FailOnBorderline) or pass.
-	FailOn FailOn
+	// Gate's FailOn decides whether borderline tests are <failure>s (gate.FailOnBorderline) or
+	// pass.
+	Gate gate.Decision
 }
 
 type junitSuites struct {
@@ -60,7 +62,7 @@ func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(max(ms, 0))/1
 
 // WriteJUnit writes run as JUnit XML: a <testsuite> per suite and a <testcase> per test
 // (classname = suite, name = test id). Failed tests (and borderline ones under
-// FailOnBorderline) carry a <failure> naming the failed criteria, errored tests an <error>
+// gate.FailOnBorderline) carry a <failure> naming the failed criteria, errored tests an <error>
 // with the cause, skipped tests <skipped/>; <system-out> lists every criterion's score. A suite
 // that could not run becomes one errored testcase named "(suite)", so CI tools see it. Text is
 // sanitized; encoding/xml replaces characters XML cannot carry.
@@ -88,7 +90,7 @@ func WriteJUnit(w io.Writer, run *result.Run, opts JUnitOptions) error {
 			if js.Timestamp == "" && !t.StartedAt.IsZero() {
 				js.Timestamp = t.StartedAt.UTC().Format("2006-01-02T15:04:05")
 			}
-			jc := junitCaseOf(js.Name, t, opts.FailOn.normal())
+			jc := junitCaseOf(js.Name, t, opts.Gate.FailOn.Normal())
 			switch {
 			case jc.Failure != nil:
 				js.Failures++
@@ -122,7 +124,7 @@ func WriteJUnit(w io.Writer, run *result.Run, opts JUnitOptions) error {
 	return err
 }
 
-func junitCaseOf(suite string, t *result.TestResult, failOn FailOn) junitCase {
+func junitCaseOf(suite string, t *result.TestResult, failOn gate.FailOn) junitCase {
 	tv := &testView{t: t, rows: flatten(nil, t.Graders, "", countGraders(t.Graders) > 1, 0)}
 	jc := junitCase{Classname: suite, Name: sanitize(t.Label()), Time: seconds(t.DurationMS), File: sanitize(t.File), Line: t.Line}
 	var out strings.Builder
@@ -154,7 +156,7 @@ func junitCaseOf(suite string, t *result.TestResult, failOn FailOn) junitCase {
 		fmt.Fprintf(&body, "gate: %s\n", oneLine(g))
 	}
 	switch {
-	case t.Verdict == result.Fail, t.Verdict == result.Borderline && failOn == FailOnBorderline:
+	case t.Verdict == result.Fail, t.Verdict == result.Borderline && failOn == gate.FailOnBorderline:
 		typ := string(t.Verdict)
 		if tv.gated() {
 			typ = "gate"

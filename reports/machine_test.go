@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -232,7 +233,7 @@ func TestJUnitParses(t *testing.T) {
 		tests, failures, errors, skipped int
 	}{
 		{"mixed", loadRun(t, "mixed"), JUnitOptions{}, 9, 2, 3, 1},
-		{"mixed, borderline fails", loadRun(t, "mixed"), JUnitOptions{FailOn: FailOnBorderline}, 9, 3, 3, 1},
+		{"mixed, borderline fails", loadRun(t, "mixed"), JUnitOptions{Gate: gate.Decision{FailOn: gate.FailOnBorderline}}, 9, 3, 3, 1},
 		{"all pass", loadRun(t, "all-pass"), JUnitOptions{}, 3, 0, 0, 0},
 		{"hostile", loadRun(t, "hostile"), JUnitOptions{}, 2, 1, 1, 0},
 		{"nil run", nil, JUnitOptions{}, 0, 0, 0, 0},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -25,7 +26,7 @@ type mdConfig struct {
 	reportHint  string
 	rerun       string // slash command for the footer, "" = no footer hint
 	footer      bool
-	failOn      FailOn
+	gate        gate.Decision // zero: decided from the view
 	maxBytes    int
 }
 
@@ -224,7 +225,8 @@ func (m *mdRenderer) writeHead(b *sink) {
 		stats = append(stats, "💸 "+bt)
 	}
 	b.WriteString(strings.Join(stats, " · ") + "\n\n")
-	line := []string{fmt.Sprintf("Gate: **%s** (fail_on: %s)", conclusion(m.v, m.cfg.failOn), m.cfg.failOn.normal())}
+	d := decided(m.v, m.cfg.gate)
+	line := []string{fmt.Sprintf("Gate: **%s** (%s)", d.Conclusion, gatePolicy(d))}
 	if u := safeURL(m.cfg.checkURL); u != "" {
 		line = append(line, "[Check run]("+u+")")
 	}

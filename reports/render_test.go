@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -35,7 +36,7 @@ func TestCommentOptions(t *testing.T) {
 			[]string{"## 💥 evals / gate:", "comment `/evals rerun`"}, nil},
 		{"unsafe links are left out", CommentOptions{CheckURL: "javascript:alert(1)", RunURL: "https://x/y)z"},
 			nil, []string{"[Check run]", "[Workflow run]", "javascript"}},
-		{"policy shown", CommentOptions{FailOn: FailOnNever},
+		{"policy shown", CommentOptions{Gate: gate.Decision{FailOn: gate.FailOnNever}},
 			[]string{"Gate: **neutral** (fail_on: never)"}, nil},
 	}
 	for _, tc := range tests {
@@ -89,7 +90,7 @@ func TestEmptyAndNilRuns(t *testing.T) {
 			}
 			checkMarkdown(t, StepSummary(run, SummaryOptions{}), false)
 			co := CheckRun(run, CheckOptions{})
-			if co.Conclusion != ConclusionNeutral || co.Annotations == nil {
+			if co.Conclusion != gate.Neutral || co.Annotations == nil {
 				t.Errorf("conclusion %q, annotations %v", co.Conclusion, co.Annotations)
 			}
 			var buf bytes.Buffer

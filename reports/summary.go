@@ -1,6 +1,9 @@
 package reports
 
-import "github.com/evalgate/evalgate/internal/result"
+import (
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/result"
+)
 
 // SummaryOptions shape the step summary ($GITHUB_STEP_SUMMARY).
 type SummaryOptions struct {
@@ -12,8 +15,9 @@ type SummaryOptions struct {
 	ReportHint string
 	// Baseline, when set, adds Δ columns and the regressions list.
 	Baseline *Comparison
-	// FailOn is the gate policy reported (default FailOnFail).
-	FailOn FailOn
+	// Gate is the gate's decision the report shows (zero: the default policy's, on the tests
+	// alone).
+	Gate gate.Decision
 	// MaxBytes is the size budget (default MaxStepSummaryBytes).
 	MaxBytes int
 }
@@ -40,7 +44,7 @@ func (r *Report) StepSummary(opts SummaryOptions) string {
 		runURL:      opts.RunURL,
 		reportHint:  orDefault(opts.ReportHint, "results.json in the report directory"),
 		footer:      true,
-		failOn:      opts.FailOn,
+		gate:        opts.Gate,
 		maxBytes:    orLimit(opts.MaxBytes, MaxStepSummaryBytes),
 	})
 	return fit(m)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -12,8 +13,9 @@ import (
 type TableOptions struct {
 	// Color turns on ANSI colours for verdicts (off by default: logs and pipes stay plain).
 	Color bool
-	// FailOn is the gate policy reported in the footer (default FailOnFail).
-	FailOn FailOn
+	// Gate is the gate's decision reported in the footer (zero: the default policy's, on the
+	// tests alone).
+	Gate gate.Decision
 	// Baseline, when set, adds a DELTA column and a comparison line.
 	Baseline *Comparison
 	// ReasonBytes bounds the reason of each failed row (default 240); a longer reason keeps
@@ -262,13 +264,13 @@ func writeTableFooter(w io.Writer, v *view, opts TableOptions, color func(result
 			plural(c.Count(Regression), "regression", "regressions"), plural(c.Count(Improvement), "improvement", "improvements"),
 			c.Count(Added), c.Count(Removed), signed(c.MeanDelta), score(c.Noise))
 	}
-	concl := conclusion(v, opts.FailOn)
+	d := decided(v, opts.Gate)
 	gv := result.Pass
-	switch concl {
-	case ConclusionFailure:
+	switch d.Conclusion {
+	case gate.Failure:
 		gv = result.Fail
-	case ConclusionNeutral:
+	case gate.Neutral:
 		gv = result.Borderline
 	}
-	fmt.Fprintf(w, "gate: %s (fail_on: %s)\n", color(gv, strings.ToUpper(concl)), opts.FailOn.normal())
+	fmt.Fprintf(w, "gate: %s (%s)\n", color(gv, strings.ToUpper(d.Conclusion)), gatePolicy(d))
 }

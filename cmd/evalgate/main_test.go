@@ -150,7 +150,8 @@ func TestBaselineRegression(t *testing.T) {
 	}
 	baseline := filepath.Join(base, "results.json")
 	code, stdout, stderr := invoke(t, "run", "--root", dir, "--baseline", baseline, "--fail-on", "never", "--fail-on-regression", dir)
-	if code != 1 || !strings.Contains(stderr, "regression") {
+	// The table's gate line is the same decision as the exit code.
+	if code != 1 || !strings.Contains(stderr, "regression") || !strings.Contains(stdout, "gate: FAILURE (fail_on: never; 1 regression(s) against the baseline)") {
 		t.Fatalf("exit %d, want 1 on a regression\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	if code, _, _ := invoke(t, "run", "--root", dir, "--baseline", baseline, "--fail-on", "never", dir); code != 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
@@ -34,31 +35,37 @@ func (f *reportFlags) check() error {
 	case f.format != "table" && f.format != "json":
 		return usageErr("--format must be table or json, not %q", f.format)
 	}
-	if _, err := reports.ParseFailOn(f.failOn); err != nil {
+	if _, err := gate.ParseFailOn(f.failOn); err != nil {
 		return usageErr("--fail-on: %w", err)
 	}
 	return nil
 }
 
+// policy is the gate policy the flags ask for (checked by check).
+func (f *reportFlags) policy() gate.Policy {
+	failOn, _ := gate.ParseFailOn(f.failOn)
+	return gate.Policy{FailOn: failOn, FailOnRegression: f.regress}
+}
+
 // report prints the run, writes the report files and returns the gate's verdict: nil when it
-// passed, gateFailed when it failed.
+// passed, gateFailed when it failed. The gate is decided once, and every report shows it.
 func (f *reportFlags) report(e env, root string, run *result.Run, scrub *redact.Redactor) error {
-	failOn, _ := reports.ParseFailOn(f.failOn)
 	cmp, err := baseline(f.baseline, run)
 	if err != nil {
 		return err
 	}
+	decision := f.policy().Decide(run, cmp.Regressions())
 	// One view of the run feeds the table and every report file.
 	rep := reports.NewReport(run, cmp)
-	if err := f.print(e, rep, run, failOn, scrub); err != nil {
+	if err := f.print(e, rep, run, decision, scrub); err != nil {
 		return err
 	}
 	if f.out != "" {
 		opts := reports.FilesOptions{
-			Comment: reports.CommentOptions{FailOn: failOn},
-			Summary: reports.SummaryOptions{FailOn: failOn},
-			Check:   reports.CheckOptions{FailOn: failOn, RepoRoot: root},
-			JUnit:   reports.JUnitOptions{FailOn: failOn},
+			Comment: reports.CommentOptions{Gate: decision},
+			Summary: reports.SummaryOptions{Gate: decision},
+			Check:   reports.CheckOptions{Gate: decision, RepoRoot: root},
+			JUnit:   reports.JUnitOptions{Gate: decision},
 			Root:    root,
 			Scrub:   scrub,
 		}
@@ -66,18 +73,17 @@ func (f *reportFlags) report(e env, root string, run *result.Run, scrub *redact.
 			return fmt.Errorf("write reports to %s: %w", f.out, err)
 		}
 	}
-	if reports.Conclusion(run, failOn) == "failure" {
-		return gateFailed
-	}
-	if f.regress && cmp != nil && cmp.Regressions() > 0 {
-		fmt.Fprintf(e.stderr, "evalgate: %d regression(s) against %s\n", cmp.Regressions(), f.baseline)
+	if decision.Failed() {
+		if decision.Reason != "" {
+			fmt.Fprintf(e.stderr, "evalgate: %s (%s)\n", decision.Reason, f.baseline)
+		}
 		return gateFailed
 	}
 	return nil
 }
 
 // print writes the table, or results.json with --format json, to stdout.
-func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, failOn reports.FailOn, scrub *redact.Redactor) error {
+func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, decision gate.Decision, scrub *redact.Redactor) error {
 	// Credentials an agent echoed stay out of CI logs and report files here too.
 	out := scrub.Writer(e.stdout)
 	var err error
@@ -85,7 +91,7 @@ func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, failOn 
 		err = reports.WriteResults(out, run)
 	} else {
 		width, isTerm := terminal(e)
-		err = rep.Table(out, reports.TableOptions{FailOn: failOn, Width: width, Color: isTerm && e.getenv("NO_COLOR") == ""})
+		err = rep.Table(out, reports.TableOptions{Gate: decision, Width: width, Color: isTerm && e.getenv("NO_COLOR") == ""})
 	}
 	if cerr := out.Close(); err == nil {
 		err = cerr

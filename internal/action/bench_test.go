@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 	"github.com/evalgate/evalgate/reports"
@@ -31,7 +32,7 @@ func BenchmarkCompleteCheck(b *testing.B) {
 		return gh
 	}
 	d := &Deps{Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard}
-	check := reports.CheckOutput{Title: "6991 failed", Summary: "summary", Text: "details", Conclusion: reports.ConclusionFailure}
+	check := reports.CheckOutput{Title: "6991 failed", Summary: "summary", Text: "details", Conclusion: gate.Failure}
 	for i := range failed {
 		check.Annotations = append(check.Annotations, reports.Annotation{Path: "evals/big.eval.yaml", StartLine: i + 1, EndLine: i + 1,
 			Level: reports.LevelFailure, Title: fmt.Sprintf("big › t%04d › rubrics › c: fail", i), Message: "criterion failed\nJudge: no"})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
@@ -110,8 +111,8 @@ func (d *Deps) previousGate(ctx context.Context, in Inputs, sha string) previous
 	return pv
 }
 
-// gate is a run's conclusion as the merge gate sees it.
-type gate struct {
+// commitGate is a run's conclusion as the merge gate sees it on its commit.
+type commitGate struct {
 	state gateState
 	// carried are the suites not graded now whose verdicts come from the previous run.
 	carried map[string]suiteGate
@@ -124,10 +125,10 @@ type gate struct {
 	note      string // Markdown for the comment, the summary and the check run
 }
 
-// newGate computes the per-suite state of a finished run and, for a partial rerun, carries
-// forward what the previous check run recorded.
-func newGate(run *result.Run, failOn reports.FailOn, p plan, rerun string, cancelled error, cancelledAt time.Time) *gate {
-	g := &gate{cancelled: cancelled, carried: map[string]suiteGate{}, worst: reports.ConclusionSuccess,
+// newGate computes the per-suite state of a finished run under policy and, for a partial
+// rerun, carries forward what the previous check run recorded.
+func newGate(run *result.Run, policy gate.Policy, p plan, rerun string, cancelled error, cancelledAt time.Time) *commitGate {
+	g := &commitGate{cancelled: cancelled, carried: map[string]suiteGate{}, worst: gate.Success,
 		state: gateState{Version: 1, Blocking: map[string]suiteGate{}, Ran: []string{}}}
 	if cancelled != nil {
 		g.note = cancelNote(run, cancelled, cancelledAt)
@@ -135,9 +136,9 @@ func newGate(run *result.Run, failOn reports.FailOn, p plan, rerun string, cance
 	}
 	for _, s := range run.Suites {
 		g.state.Ran = append(g.state.Ran, s.Path)
-		c := suiteConclusion(run, s, failOn)
+		c := policy.Suite(run, s)
 		g.worst = worse(g.worst, c)
-		if c != reports.ConclusionSuccess {
+		if c != gate.Success {
 			g.state.Blocking[s.Path] = suiteGate{Conclusion: c, Verdict: s.Summary.Verdict}
 		}
 	}
@@ -155,7 +156,7 @@ func newGate(run *result.Run, failOn reports.FailOn, p plan, rerun string, cance
 			}
 		}
 		sort.Strings(g.state.Carried)
-	case pv.read && pv.state == nil && pv.conclusion == reports.ConclusionSuccess:
+	case pv.read && pv.state == nil && pv.conclusion == gate.Success:
 		// A success from before gate states were recorded: nothing to carry.
 	default:
 		g.unknown = true
@@ -167,7 +168,7 @@ func newGate(run *result.Run, failOn reports.FailOn, p plan, rerun string, cance
 
 // conclude turns the rendered check run into the gate's: carried-forward verdicts count, an
 // unknown gate cannot pass, a cancelled run is cancelled; the note and state are added.
-func (g *gate) conclude(check *reports.CheckOutput, rerun string) {
+func (g *commitGate) conclude(check *reports.CheckOutput, rerun string) {
 	// The suites alone must explain the conclusion (no regression or budget verdict on top)
 	// for a later partial rerun to build on this state.
 	if worse(g.worst, check.Conclusion) != g.worst {
@@ -175,10 +176,10 @@ func (g *gate) conclude(check *reports.CheckOutput, rerun string) {
 	}
 	switch {
 	case g.cancelled != nil:
-		check.Conclusion = "cancelled"
+		check.Conclusion = gate.Cancelled
 		check.Title = "Cancelled: " + check.Title
-	case g.unknown && check.Conclusion != reports.ConclusionFailure:
-		check.Conclusion = reports.ConclusionFailure
+	case g.unknown && check.Conclusion != gate.Failure:
+		check.Conclusion = gate.Failure
 		check.Title = fmt.Sprintf("Partial rerun cannot pass the gate: comment %q to regrade every suite", rerun)
 	default:
 		worst := check.Conclusion
@@ -197,36 +198,20 @@ func (g *gate) conclude(check *reports.CheckOutput, rerun string) {
 }
 
 // block is the state block, or nothing for a cancelled run (whose suites are unfinished).
-func (g *gate) block() string {
+func (g *commitGate) block() string {
 	if g.cancelled != nil {
 		return ""
 	}
 	return g.state.block()
 }
 
-// suiteConclusion is the conclusion a run of this suite alone would get. Tests the budget
-// cut are counted against the suite that lost them.
-func suiteConclusion(run *result.Run, s *result.SuiteResult, failOn reports.FailOn) string {
-	one := &result.Run{Thresholds: run.Thresholds, Suites: []*result.SuiteResult{s}, Summary: s.Summary}
-	if run.Budget != nil && run.Budget.NotRun > 0 {
-		n := 0
-		for _, t := range s.Tests {
-			if t != nil && t.Verdict == result.Skip {
-				n++
-			}
-		}
-		one.Budget = &result.Budget{NotRun: n}
-	}
-	return reports.Conclusion(one, failOn)
-}
-
 // worse is the more blocking of two conclusions.
 func worse(a, b string) string {
 	rank := func(c string) int {
 		switch c {
-		case reports.ConclusionSuccess:
+		case gate.Success:
 			return 0
-		case reports.ConclusionNeutral:
+		case gate.Neutral:
 			return 1
 		}
 		return 2
@@ -238,7 +223,7 @@ func worse(a, b string) string {
 }
 
 // rerunNote says what a partial rerun graded and what it took from the run before.
-func rerunNote(p plan, g *gate, pv previous, rerun string) string {
+func rerunNote(p plan, g *commitGate, pv previous, rerun string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "> **Partial rerun** of %s on this commit: %d suite(s) graded now.", code(p.only), len(g.state.Ran))
 	switch {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
 )
@@ -74,8 +75,8 @@ func TestGateCarriesForward(t *testing.T) {
 	}
 	for _, tt := range tests {
 		run := &result.Run{Thresholds: result.DefaultThresholds, Suites: tt.run}
-		g := newGate(run, reports.FailOnFail, plan{only: tt.only, prev: tt.prev}, "/evalgate rerun", nil, time.Time{})
-		check := reports.CheckOutput{Conclusion: reports.Conclusion(run, reports.FailOnFail), Title: "t", Summary: "s"}
+		g := newGate(run, gate.Policy{}, plan{only: tt.only, prev: tt.prev}, "/evalgate rerun", nil, time.Time{})
+		check := reports.CheckOutput{Conclusion: gate.Policy{}.Decide(run, 0).Conclusion, Title: "t", Summary: "s"}
 		g.conclude(&check, "/evalgate rerun")
 		if check.Conclusion != tt.conclusion || !reflect.DeepEqual(g.state.Carried, tt.carried) || g.unknown != tt.unknown {
 			t.Errorf("%s: conclusion %s carried %v unknown %v; want %s %v %v", tt.name, check.Conclusion, g.state.Carried, g.unknown, tt.conclusion, tt.carried, tt.unknown)
@@ -96,23 +97,11 @@ func TestGateCarriesForward(t *testing.T) {
 func TestGateStateIncompleteWhenSuitesDoNotExplainTheConclusion(t *testing.T) {
 	t.Parallel()
 	run := &result.Run{Thresholds: result.DefaultThresholds, Suites: []*result.SuiteResult{suiteResult("quality", result.Pass)}}
-	g := newGate(run, reports.FailOnFail, plan{}, "/evalgate rerun", nil, time.Time{})
+	g := newGate(run, gate.Policy{}, plan{}, "/evalgate rerun", nil, time.Time{})
 	check := reports.CheckOutput{Conclusion: "failure", Title: "1 regression(s) against the baseline"}
 	g.conclude(&check, "/evalgate rerun")
 	if s, ok := parseState(check.Summary); !ok || !s.Incomplete || len(s.Blocking) != 0 {
 		t.Fatalf("state %+v %v: a regression failure must not let a partial rerun pass", s, ok)
-	}
-}
-
-func TestSuiteConclusionCountsBudgetCuts(t *testing.T) {
-	t.Parallel()
-	cut := suiteResult("cut", result.Pass, result.Skip)
-	run := &result.Run{Thresholds: result.DefaultThresholds, Suites: []*result.SuiteResult{cut, suiteResult("ok", result.Pass)}, Budget: &result.Budget{NotRun: 1}}
-	if got := suiteConclusion(run, cut, reports.FailOnFail); got != "failure" {
-		t.Fatalf("cut suite: %s", got)
-	}
-	if got := suiteConclusion(run, run.Suites[1], reports.FailOnFail); got != "success" {
-		t.Fatalf("whole suite: %s", got)
 	}
 }
 
@@ -125,7 +114,7 @@ func TestCancelledGate(t *testing.T) {
 		{ID: "interrupted", Verdict: result.Error, StartedAt: at.Add(-time.Second), DurationMS: 1000},
 		{ID: "never-started", Verdict: result.Skip},
 	}}
-	g := newGate(&result.Run{Suites: []*result.SuiteResult{s}}, reports.FailOnFail, plan{}, "/evalgate rerun", errors.New("interrupt signal received"), at)
+	g := newGate(&result.Run{Suites: []*result.SuiteResult{s}}, gate.Policy{}, plan{}, "/evalgate rerun", errors.New("interrupt signal received"), at)
 	check := reports.CheckOutput{Conclusion: "success", Title: "1 passed", Summary: "s"}
 	g.conclude(&check, "/evalgate rerun")
 	if check.Conclusion != "cancelled" || !strings.HasPrefix(check.Title, "Cancelled") {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/internal/suite"
-	"github.com/evalgate/evalgate/reports"
 )
 
 // Inputs are the action's inputs (action.yml), read from INPUT_* variables.
@@ -24,7 +24,7 @@ type Inputs struct {
 	Target      string
 	Judge       string
 	Workers     int
-	FailOn      reports.FailOn
+	FailOn      gate.FailOn
 	Comment     string // always, on_failure, never
 	CheckName   string
 	Command     string
@@ -76,7 +76,7 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 			return in, fmt.Errorf("input workers must be a positive number, not %q", w)
 		}
 	}
-	if in.FailOn, err = reports.ParseFailOn(get("fail_on")); err != nil {
+	if in.FailOn, err = gate.ParseFailOn(get("fail_on")); err != nil {
 		return in, fmt.Errorf("input fail_on: %w", err)
 	}
 	switch in.Comment {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/reports"
+	"github.com/evalgate/evalgate/internal/gate"
 )
 
 func TestParseInputs(t *testing.T) {
@@ -18,7 +18,7 @@ func TestParseInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(in.Suites, []string{"evals/a/**", "evals/b/*.eval.yaml", "extra.yaml"}) || in.Workers != 8 ||
-		in.FailOn != reports.FailOnBorderline || in.Comment != "on_failure" || !in.AllowForkReruns || !in.AllowForkCode || !in.FailOnRegression ||
+		in.FailOn != gate.FailOnBorderline || in.Comment != "on_failure" || !in.AllowForkReruns || !in.AllowForkCode || !in.FailOnRegression ||
 		in.BudgetUSD != 2.5 || in.JudgeSamples != 3 || in.Baseline != "auto" || in.Trials != 5 {
 		t.Fatalf("%+v", in)
 	}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
@@ -76,19 +77,17 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	hint := "the job summary and " + in.ReportDir
 	cmp, baseNote := d.baseline(ctx, in, pub.p, run, cancelled != nil)
 	rep := reports.NewReport(run, cmp)
-	g := newGate(run, in.FailOn, pub.p, rerun, cancelled, cancelledAt)
+	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression}
+	decision := policy.Decide(run, cmp.Regressions())
+	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)
 	g.note = joinNotes(g.note, baseNote)
 	// Room for the note before the results and the state block after them (plus the flags
 	// conclude may still set in it), and for the line saying how many annotations were posted.
 	reserve := len(g.note) + len(g.block()) + 64 + maxAnnotationNote
-	check := rep.CheckRun(reports.CheckOptions{FailOn: in.FailOn, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, MaxBytes: reports.MaxCheckTextBytes - reserve})
-	if in.FailOnRegression && cmp != nil && cmp.Regressions() > 0 && check.Conclusion != "failure" {
-		check.Conclusion = "failure"
-		check.Title = fmt.Sprintf("%d regression(s) against the baseline; %s", cmp.Regressions(), check.Title)
-	}
+	check := rep.CheckRun(reports.CheckOptions{Gate: decision, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, MaxBytes: reports.MaxCheckTextBytes - reserve})
 	g.conclude(&check, rerun)
 	posted := postedCheck(check, in.ReportDir, cancelled == nil)
-	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, FailOn: in.FailOn}
+	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, Gate: decision}
 	if g.note != "" {
 		copts.MaxBytes = reports.MaxCommentBytes - len(g.note) - 2
 	}
@@ -97,19 +96,19 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	if d.GitHub == nil {
 		pub.dryRun(comment, posted)
 	}
-	failed := check.Conclusion != reports.ConclusionSuccess && check.Conclusion != reports.ConclusionNeutral
+	failed := gate.Fails(check.Conclusion)
 	if pub.checkID != 0 {
 		pub.complete(ctx, posted)
 	}
-	summary := rep.StepSummary(reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, FailOn: in.FailOn})
+	summary := rep.StepSummary(reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, Gate: decision})
 	if g.note != "" {
 		summary = g.note + "\n\n" + summary
 	}
 	files := &reports.Rendered{Comment: comment, Summary: summary, Check: check}
-	if err := rep.WriteAll(d.reportDir(in), reports.FilesOptions{Posted: files, JUnit: reports.JUnitOptions{FailOn: in.FailOn}, Root: d.Root, Scrub: d.Scrub}); err != nil {
+	if err := rep.WriteAll(d.reportDir(in), reports.FilesOptions{Posted: files, JUnit: reports.JUnitOptions{Gate: decision}, Root: d.Root, Scrub: d.Scrub}); err != nil {
 		d.logf("evalgate: write reports: %v", err)
 	}
-	d.logTable(rep, in)
+	d.logTable(rep, decision)
 	commentURL := ""
 	if d.GitHub != nil && pub.p.pr != 0 && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
 		commentURL = pub.comment(ctx, copts, comment, render)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 	"github.com/evalgate/evalgate/internal/result"
@@ -42,8 +43,8 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 		code  int
 		title string
 	}{
-		{"significant drop fails", passingTrials(0.85, 0.8, 0.85, 0.8, 0.85), reports.ConclusionFailure, exitGateFailed, "1 regression(s) against the baseline"},
-		{"noisy drop beyond the noise threshold passes", passingTrials(1, 0.4, 1, 1, 0.9), reports.ConclusionSuccess, exitOK, ""},
+		{"significant drop fails", passingTrials(0.85, 0.8, 0.85, 0.8, 0.85), gate.Failure, exitGateFailed, "1 regression(s) against the baseline"},
+		{"noisy drop beyond the noise threshold passes", passingTrials(1, 0.4, 1, 1, 0.9), gate.Success, exitOK, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,6 +83,13 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 			}
 			if file.Conclusion != runs[0].Conclusion || file.Title != runs[0].Title {
 				t.Errorf("check-run.json says %s %q, the posted check run %s %q", file.Conclusion, file.Title, runs[0].Conclusion, runs[0].Title)
+			}
+			// The comment and the summary show the same decision as the check run.
+			for _, name := range []string{reports.FileComment, reports.FileSummary} {
+				md, err := os.ReadFile(filepath.Join(dir, "report", name))
+				if err != nil || !strings.Contains(string(md), "Gate: **"+tc.want+"**") {
+					t.Errorf("%s does not say the gate is %s (%v)", name, tc.want, err)
+				}
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/shard"
@@ -50,7 +51,8 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 		d.logf("evalgate: %v", err)
 		return exitConfig
 	}
-	d.logTable(reports.NewReport(run, nil), in)
+	// The table's gate line is this shard's tests alone under fail_on: the merge decides the gate.
+	d.logTable(reports.NewReport(run, nil), gate.Policy{FailOn: in.FailOn}.Decide(run, 0))
 	d.summary(fmt.Sprintf("## evalgate: shard %s\n\n%d test(s) of this shard ran; the partial result is in %s. The gate is decided by the job that merges every shard.\n",
 		sh.Spec, run.Summary.Total, code(in.ReportDir)))
 	d.finish(in, run, "shard", "", 0)
@@ -111,10 +113,10 @@ func (d *Deps) inRoot(path string) string {
 
 // logTable writes the table to the job log between stop-commands markers: it carries judge
 // reasoning and agent text, which must not issue workflow commands (::add-mask::, ::error::).
-func (d *Deps) logTable(rep *reports.Report, in Inputs) {
+func (d *Deps) logTable(rep *reports.Report, decision gate.Decision) {
 	stopped(d.Log, func(w io.Writer) {
 		sw := d.Scrub.Writer(w)
-		if err := rep.Table(sw, reports.TableOptions{FailOn: in.FailOn}); err != nil {
+		if err := rep.Table(sw, reports.TableOptions{Gate: decision}); err != nil {
 			fmt.Fprintf(sw, "evalgate: table: %v\n", err)
 		}
 		_ = sw.Close()

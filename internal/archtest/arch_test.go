@@ -35,7 +35,14 @@ var rules = []rule{
 		name:       "renderers import only the results model and leaf helpers",
 		why:        "reports render a finished run; reaching into a pipeline stage would let a report change what was graded",
 		from:       []string{"reports/..."},
-		allowOnly:  []string{"internal/result", "internal/safetext", "internal/redact", "internal/stats", "internal/calibrate"},
+		allowOnly:  []string{"internal/result", "internal/gate", "internal/safetext", "internal/redact", "internal/stats", "internal/calibrate"},
+		stdlibOnly: true,
+	},
+	{
+		name:       "the gate reads only the results model",
+		why:        "the gate decides on a finished run between scoring and reporting; drivers decide once and every renderer shows that one decision",
+		from:       []string{"internal/gate"},
+		allowOnly:  []string{"internal/result"},
 		stdlibOnly: true,
 	},
 	{
@@ -141,6 +148,7 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 	clean := graph{
 		"reports":               {"fmt", "internal/result", "internal/safetext"},
 		"internal/result":       {"time"},
+		"internal/gate":         {"fmt", "internal/result"},
 		"internal/suite":        {"internal/glob"},
 		"internal/engine":       {"internal/result", "internal/suite"},
 		"internal/llm/provider": {"internal/llm"},
@@ -159,6 +167,7 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 		{"model client imports the engine", "internal/llm/provider", "internal/engine", "model clients know nothing"},
 		{"provider imports the suite model again", "internal/llm/provider", "internal/suite", "model clients know nothing"},
 		{"results model imports suite", "internal/result", "internal/suite", "results model is a leaf"},
+		{"gate reaches into the renderers", "internal/gate", "reports", "gate reads only the results model"},
 	}
 	if v := check(clean, rules, exceptions); len(v) != 0 {
 		t.Fatalf("clean graph: got violations %q", v)
