@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalgate/evalgate/internal/fsroot"
 )
 
 // Block is one item of a message's content list, as AgentV reads it: text, a file (read when
@@ -128,7 +130,7 @@ func (r *reader) search(val string) string {
 	var first string
 	if filepath.IsAbs(val) {
 		first = filepath.Clean(val)
-		if _, inside := inRoot(r.opts.Root, first); inside && exists(first) {
+		if _, inside := fsroot.Rel(r.opts.Root, first); inside && exists(first) {
 			return first
 		}
 	}
@@ -141,7 +143,7 @@ func (r *reader) search(val string) string {
 		if exists(p) {
 			return p
 		}
-		if _, inside := inRoot(r.opts.Root, dir); !inside || dir == r.opts.Root || dir == filepath.Dir(dir) {
+		if _, inside := fsroot.Rel(r.opts.Root, dir); !inside || dir == r.opts.Root || dir == filepath.Dir(dir) {
 			return first
 		}
 	}

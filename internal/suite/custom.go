@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalgate/evalgate/internal/fsroot"
 )
 
 // AgentV discovers custom grader types by file name (.agentv/assertions/word-count.ts is
@@ -72,7 +74,7 @@ func (r *reader) customTypes() []string {
 func (r *reader) customDirsUp(visit func(dir string) bool) {
 	for _, subs := range customDirs {
 		for dir := r.dir; ; dir = filepath.Dir(dir) {
-			if _, inside := inRoot(r.opts.Root, dir); !inside {
+			if _, inside := fsroot.Rel(r.opts.Root, dir); !inside {
 				break
 			}
 			for _, sub := range subs {

@@ -9,11 +9,13 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalgate/evalgate/internal/fsroot"
 )
 
 // DefaultMaxFileSize bounds an eval file (or any file it reads): larger files are refused
 // before they are read, so a stray 50 MB dump cannot stall a CI run.
-const DefaultMaxFileSize = 10 << 20
+const DefaultMaxFileSize = fsroot.DefaultMaxSize
 
 // LoadOptions configure loading.
 type LoadOptions struct {
@@ -50,7 +52,7 @@ func Parse(data []byte, path string, opts LoadOptions) (*Suite, Diagnostics) {
 
 func (r *reader) parseData(data []byte, path string) (s *Suite, ds Diagnostics) {
 	defer r.finishLoad(&s, &ds)
-	if err := checkText(data); err != nil {
+	if err := fsroot.CheckText(data); err != nil {
 		r.reportf("%v", err)
 		return nil, r.diags
 	}
@@ -106,7 +108,7 @@ func newReader(path string, opts LoadOptions) *reader {
 
 // rel is path relative to the root, slash-separated, when it lies inside it.
 func (r *reader) rel(abs string) string {
-	if rel, ok := inRoot(r.opts.Root, abs); ok {
+	if rel, ok := fsroot.Rel(r.opts.Root, abs); ok {
 		return rel
 	}
 	return filepath.ToSlash(abs)
@@ -152,7 +154,7 @@ func (r *reader) path(n *yaml.Node, ref string) (string, bool) {
 		p = filepath.Join(r.dir, p)
 	}
 	p = filepath.Clean(p)
-	if _, ok := inRoot(r.opts.Root, p); !ok {
+	if _, ok := fsroot.Rel(r.opts.Root, p); !ok {
 		r.errorf(n, "%s is outside the repository root %s", ref, r.opts.Root)
 		return "", false
 	}

@@ -207,26 +207,3 @@ func TestTargetsFilesStayInTheRoot(t *testing.T) {
 		})
 	}
 }
-
-func TestReadFileIn(t *testing.T) {
-	t.Parallel()
-	root := linkedRepo(t, map[string]string{"rec/ok.jsonl": "{}\n"}, map[string]string{"rec/bad.jsonl": "$OUT/secret.txt", "rec/good.jsonl": "ok.jsonl"})
-	tests := []struct {
-		path, want string // want "" = readable
-	}{
-		{"rec/ok.jsonl", ""},
-		{"rec/good.jsonl", ""},
-		{"rec/bad.jsonl", "rec/bad.jsonl is a symbolic link"},
-		{"../outside/secret.txt", "is outside the repository root"},
-		{"rec/missing.jsonl", "no such file"},
-	}
-	for _, tt := range tests {
-		data, err := ReadFileIn(root, filepath.Join(root, tt.path), 0)
-		switch {
-		case tt.want == "" && (err != nil || string(data) != "{}\n"):
-			t.Errorf("%s: %q, %v", tt.path, data, err)
-		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error()+string(data), secret)):
-			t.Errorf("%s: %q, %v; want an error containing %q", tt.path, data, err, tt.want)
-		}
-	}
-}

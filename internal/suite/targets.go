@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalgate/evalgate/internal/fsroot"
 )
 
 // TargetsFile is a parsed targets.yaml.
@@ -32,7 +34,7 @@ type TargetConfig struct {
 	Settings map[string]any
 	// Dir is the directory of the targets file: relative paths in Settings resolve against it.
 	Dir string
-	// Root is the repository root: files named in Settings must be read inside it (ReadFileIn).
+	// Root is the repository root: files named in Settings must be read inside it (fsroot.ReadFile).
 	Root string
 	// Unset names, per setting (a dotted path for nested keys: "api_key", "env.GH_TOKEN"), the
 	// ${{ VAR }} it referenced that was unset or empty. Such a setting reads as "", and must
@@ -127,7 +129,7 @@ var providerAliases = map[string]string{
 	"cc-mirror": "claude-cli",
 }
 
-// LoadTargets parses a targets.yaml with the root assumed by DefaultRoot.
+// LoadTargets parses a targets.yaml with the root assumed by fsroot.Default.
 //
 // Deprecated: use LoadTargetsWith and name the repository root.
 func LoadTargets(path string, getenv func(string) string) (*TargetsFile, Diagnostics) {
@@ -135,12 +137,12 @@ func LoadTargets(path string, getenv func(string) string) (*TargetsFile, Diagnos
 	if err != nil {
 		abs = path
 	}
-	return LoadTargetsWith(path, LoadOptions{Root: DefaultRoot(filepath.Dir(abs)), Getenv: getenv})
+	return LoadTargetsWith(path, LoadOptions{Root: fsroot.Default(filepath.Dir(abs)), Getenv: getenv})
 }
 
 // LoadTargetsWith parses a targets.yaml: a targets: list of entries with name and provider,
 // every field kept in Settings with ${{ VAR }} interpolated. The file, and the files its
-// entries name (mock replies, replay outputs), must lie inside opts.Root ("" = DefaultRoot),
+// entries name (mock replies, replay outputs), must lie inside opts.Root ("" = fsroot.Default),
 // symbolic links included. Credential-looking variables may be interpolated only into
 // credential fields; a key that is a typo of one the provider reads is an error.
 func LoadTargetsWith(path string, opts LoadOptions) (tf *TargetsFile, ds Diagnostics) {
@@ -149,7 +151,7 @@ func LoadTargetsWith(path string, opts LoadOptions) (tf *TargetsFile, ds Diagnos
 		abs = path
 	}
 	if opts.Root == "" {
-		opts.Root = DefaultRoot(filepath.Dir(abs))
+		opts.Root = fsroot.Default(filepath.Dir(abs))
 	}
 	r := newReader(path, opts)
 	defer func() {

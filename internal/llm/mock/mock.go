@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/fsroot"
 	"github.com/evalgate/evalgate/internal/jsonl"
 	"github.com/evalgate/evalgate/internal/llm"
-	"github.com/evalgate/evalgate/internal/suite"
 )
 
 // Row is one recorded reply. Empty Suite and Grader, and nil Sample and Attempt, match any.
@@ -47,7 +47,7 @@ type Option func(*options)
 type options struct{ root string }
 
 // WithRoot confines the replies file to root, the repository: a path or a symbolic link that
-// leads outside it is refused. Without it the root is suite.DefaultRoot(dir).
+// leads outside it is refused. Without it the root is fsroot.Default(dir).
 func WithRoot(root string) Option {
 	return func(o *options) { o.root = root }
 }
@@ -60,7 +60,7 @@ func New(settings map[string]any, dir string, opts ...Option) (*Client, error) {
 		opt(&o)
 	}
 	if o.root == "" {
-		o.root = suite.DefaultRoot(dir)
+		o.root = fsroot.Default(dir)
 	}
 	c := &Client{}
 	if r, ok := settings["response"]; ok {
@@ -89,7 +89,7 @@ func New(settings map[string]any, dir string, opts ...Option) (*Client, error) {
 }
 
 func load(root, path string) ([]*Row, error) {
-	data, err := suite.ReadFileIn(root, path, MaxRepliesSize)
+	data, err := fsroot.ReadFile(root, path, MaxRepliesSize)
 	if err != nil {
 		return nil, fmt.Errorf("mock replies: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/evalgate/evalgate/internal/fsroot"
 	"github.com/evalgate/evalgate/internal/jsonl"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -54,7 +55,7 @@ var _ target.Target = (*Target)(nil)
 const MaxOutputsSize = 1 << 30
 
 // New loads the outputs file named by `outputs:` (alias `fixtures:`), relative to the targets
-// file's directory and read inside cfg.Root (suite.DefaultRoot of that directory when unset):
+// file's directory and read inside cfg.Root (fsroot.Default of that directory when unset):
 // a path or a symbolic link that leads outside the repository is refused.
 func New(cfg *suite.TargetConfig) (*Target, error) {
 	name, _ := cfg.Settings["outputs"].(string)
@@ -70,9 +71,9 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 	}
 	root := cfg.Root
 	if root == "" {
-		root = suite.DefaultRoot(cfg.Dir)
+		root = fsroot.Default(cfg.Dir)
 	}
-	data, err := suite.ReadFileIn(root, path, MaxOutputsSize)
+	data, err := fsroot.ReadFile(root, path, MaxOutputsSize)
 	if err != nil {
 		return nil, fmt.Errorf("replay target %s: %w", cfg.Name, err)
 	}
