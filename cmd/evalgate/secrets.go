@@ -9,13 +9,15 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/providers"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// knownCredentials are read when the environment cannot be listed (tests pass only getenv).
-var knownCredentials = []string{"INPUT_GITHUB_TOKEN", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-	"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY"}
+// knownCredentials are read when the environment cannot be listed (tests pass only getenv):
+// GitHub's tokens and the variables the model vendors' keys default to.
+var knownCredentials = append([]string{"INPUT_GITHUB_TOKEN", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"},
+	providers.KeyVars()...)
 
 // credentials are the job's credentials: the values of every credential-looking variable of
 // the environment. The wiring adds what targets files interpolate as they are loaded.
@@ -32,21 +34,22 @@ func credentials(e env) []string {
 	return values
 }
 
-// vendorHostVars name the hosts a workflow itself configures for the vendors.
-var vendorHostVars = []string{"OPENAI_BASE_URL", "ANTHROPIC_BASE_URL", "AZURE_OPENAI_ENDPOINT"}
-
 // forkHosts is the host policy when a fork's code runs with secrets (allow_fork_code): a
 // vendor key goes only to the vendors' own hosts, hosts the workflow's environment names, and
 // hosts the base commit's targets files name. A fork can change targets.yaml; it cannot
 // change the base branch or the workflow.
 func forkHosts(ctx context.Context, e env, root, baseSHA string, targetsFiles []string) func(string) error {
-	allowed := map[string]bool{"api.openai.com": true, "api.anthropic.com": true}
+	allowed := map[string]bool{}
+	for _, h := range providers.DefaultHosts() {
+		allowed[h] = true
+	}
 	addURL := func(raw string) {
 		if u, err := url.Parse(strings.TrimSpace(raw)); err == nil && u.Hostname() != "" {
 			allowed[strings.ToLower(u.Hostname())] = true
 		}
 	}
-	for _, v := range vendorHostVars {
+	// The hosts the workflow itself configures for the vendors.
+	for _, v := range providers.BaseURLVars() {
 		addURL(e.getenv(v))
 	}
 	for _, f := range baseTargets(ctx, e, root, baseSHA, targetsFiles) {

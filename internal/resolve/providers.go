@@ -15,8 +15,10 @@ import (
 	"github.com/evalgate/evalgate/internal/target/replay"
 )
 
-// This file is the list of providers evalgate runs: adding one edits the three functions
-// below (a model vendor is added in internal/llm/provider, which all three defer to).
+// This file builds the providers evalgate runs. A model vendor is a row of the table in
+// internal/providers, built by internal/llm/provider, which all three functions defer to; a
+// vendor added there runs and grades with no change here. evalgate's own targets (mock,
+// replay, cli) are built below; every other provider in the table loads but does not run.
 
 // CanGrade reports whether a provider can be a judge: it answers prompts with text, so a
 // target of it can be its own judge.

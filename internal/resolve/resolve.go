@@ -1,6 +1,7 @@
 // Package resolve decides which targets.yaml entry a test runs against and which one judges
-// it, and builds targets and judges from entries: the precedence rules and the list of
-// providers live here, so cmd/evalgate only wires.
+// it, and builds targets and judges from entries: the precedence rules and what each
+// provider of the table (internal/providers) is built into live here, so cmd/evalgate only
+// wires.
 package resolve
 
 import "github.com/evalgate/evalgate/internal/suite"

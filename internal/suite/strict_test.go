@@ -1,8 +1,12 @@
 package suite
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/providers"
 )
 
 func TestUnknownKeys(t *testing.T) {
@@ -140,5 +144,38 @@ func TestIsTypo(t *testing.T) {
 		if got := isTypo(tt.s, tt.known); got != tt.want {
 			t.Errorf("isTypo(%q, %q) = %v", tt.s, tt.known, got)
 		}
+	}
+}
+
+// TestEveryTableKeyLoads: every key the table of providers gives a provider, and every
+// alias, loads without a diagnostic; a typo of one of its keys is an error.
+func TestEveryTableKeyLoads(t *testing.T) {
+	t.Parallel()
+	for _, p := range providers.All() {
+		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
+			var b strings.Builder
+			for i, name := range append([]string{p.Name}, p.Aliases...) {
+				fmt.Fprintf(&b, "  - name: t%d\n    provider: %s\n", i, name)
+				for _, k := range p.Keys {
+					fmt.Fprintf(&b, "    %s: x\n", k)
+				}
+			}
+			_, tf, ds := loadEnv(t, "targets.yaml", "targets:\n"+b.String())
+			if tf == nil || len(ds) != 0 {
+				t.Fatalf("diagnostics:\n%s\n%s", dump(ds), b.String())
+			}
+			for _, tc := range tf.Targets {
+				if tc.Provider != p.Name {
+					t.Errorf("%s loads as provider %q, want %q", tc.Name, tc.Provider, p.Name)
+				}
+			}
+			key := slices.MaxFunc(p.Keys, func(a, b string) int { return len(a) - len(b) })
+			typo := key + "x"
+			_, _, ds = loadEnv(t, "targets.yaml", fmt.Sprintf("targets:\n  - name: t\n    provider: %s\n    %s: x\n", p.Name, typo))
+			if !ds.HasErrors() || !strings.Contains(dump(ds), fmt.Sprintf("did you mean %q?", key)) {
+				t.Errorf("%s: want an error suggesting %s, got:\n%s", typo, key, dump(ds))
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/evalgate/evalgate/internal/fsroot"
+	"github.com/evalgate/evalgate/internal/providers"
 )
 
 // TargetsFile is a parsed targets.yaml.
@@ -122,13 +123,6 @@ func FindTargets(evalPath, root string) string {
 	}
 }
 
-// providerAliases map AgentV's provider aliases onto the names evalgate dispatches on.
-var providerAliases = map[string]string{
-	"azure-openai": "azure", "google": "gemini", "google-gemini": "gemini", "claude-code": "claude",
-	"codex-cli": "codex", "copilot": "copilot-cli", "copilot_sdk": "copilot-sdk", "pi": "pi-coding-agent",
-	"cc-mirror": "claude-cli",
-}
-
 // LoadTargets parses a targets.yaml with the root assumed by fsroot.Default.
 //
 // Deprecated: use LoadTargetsWith and name the repository root.
@@ -224,10 +218,7 @@ func (r *reader) target(n *yaml.Node) *TargetConfig {
 	}
 	t.Name, _ = settings["name"].(string)
 	t.Provider, _ = settings["provider"].(string)
-	t.Provider = strings.ToLower(t.Provider)
-	if a, ok := providerAliases[t.Provider]; ok {
-		t.Provider = a
-	}
+	t.Provider = providers.Canonical(strings.ToLower(t.Provider))
 	t.GraderTarget, _ = settings["grader_target"].(string)
 	if t.GraderTarget == "" {
 		t.GraderTarget, _ = settings["judge_target"].(string)
@@ -247,8 +238,8 @@ func (r *reader) target(n *yaml.Node) *TargetConfig {
 // targetFiles checks that the files an entry names stay inside the root, so the error points
 // at the line that names them.
 func (r *reader) targetFiles(n *yaml.Node, t *TargetConfig) {
-	keys := map[string][]string{"mock": {"replies"}, "replay": {"outputs", "fixtures", "execution_traces"}}[t.Provider]
-	for _, k := range keys {
+	p, _ := providers.Lookup(t.Provider)
+	for _, k := range p.Files {
 		if s, ok := t.Settings[k].(string); ok && s != "" {
 			r.path(valueNode(n, k), s)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/evalgate/evalgate/internal/llm/limit"
 	"github.com/evalgate/evalgate/internal/llm/price"
 	"github.com/evalgate/evalgate/internal/llm/retry"
+	"github.com/evalgate/evalgate/internal/providers"
 )
 
 // DefaultTimeout bounds one attempt of one call, reply body included.
@@ -17,10 +18,14 @@ const DefaultTimeout = 2 * time.Minute
 // Endpoint is a targets.yaml entry for a model vendor, resolved: environment defaults
 // applied, numbers parsed, retry and limit settings read.
 type Endpoint struct {
+	// Provider is the entry's provider (openai, azure, …), which names it in errors.
 	Provider string
-	Model    string
-	APIKey   string `json:"-"`
-	// BaseURL is the API root (OpenAI, Anthropic) or the Azure resource endpoint.
+	// Wire is the API the provider speaks.
+	Wire   providers.Wire
+	Model  string
+	APIKey string `json:"-"`
+	// BaseURL is the API root (OpenAI, Anthropic) or the Azure resource endpoint, the
+	// vendor's default when neither the entry nor the environment names one.
 	BaseURL string
 	// Format is the OpenAI API flavour: chat or responses.
 	Format string
@@ -37,69 +42,56 @@ type Endpoint struct {
 	Price *price.Price
 }
 
-// Resolve reads an LLM target's settings. Environment defaults follow the vendors' SDKs:
-// OPENAI_API_KEY and OPENAI_BASE_URL; AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY,
-// AZURE_OPENAI_API_VERSION and AZURE_OPENAI_DEPLOYMENT (or AZURE_DEPLOYMENT_NAME, AgentV's);
-// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL. A default applies only to a setting the entry
-// does not write: one written but empty (api_key: ${{ MY_KEY }} with MY_KEY unset) is an
-// error, since falling back would send another key, or send the key to another host.
+// Resolve reads an LLM target's settings. Environment defaults are the vendor's row in
+// internal/providers, following the vendors' SDKs (OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT,
+// ANTHROPIC_BASE_URL, …). A default applies only to a setting the entry does not write: one
+// written but empty (api_key: ${{ MY_KEY }} with MY_KEY unset) is an error, since falling
+// back would send another key, or send the key to another host.
 func Resolve(e Entry, getenv func(string) string) (*Endpoint, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
 	cfg := read(e)
+	v, err := vendorOf(cfg.provider)
+	if err != nil {
+		return nil, fmt.Errorf("%s: target %s: %w", cfg.pos, cfg.name, err)
+	}
 	s := &settings{m: cfg.settings, unset: cfg.unset}
-	var keyVar string
-	ep := &Endpoint{Provider: cfg.provider, Format: s.str("api_format")}
-	switch cfg.provider {
-	case "openai":
-		keyVar = "OPENAI_API_KEY"
-		ep.Model = s.orEnv(getenv, []string{"model", "deployment"})
-		ep.APIKey = s.orEnv(getenv, []string{"api_key"}, keyVar)
-		ep.BaseURL = s.orEnv(getenv, []string{"base_url", "endpoint"}, "OPENAI_BASE_URL")
-		ep.Version = s.str("version", "api_version")
-		if ep.BaseURL == "" && !s.written("base_url", "endpoint") {
-			ep.BaseURL = "https://api.openai.com/v1"
+	ep := &Endpoint{Provider: cfg.provider, Wire: v.Wire, Format: s.str("api_format")}
+	ep.Model = s.orEnv(getenv, []string{"model", "deployment"}, v.ModelVars...)
+	ep.APIKey = s.orEnv(getenv, []string{"api_key"}, vars(v.KeyVar)...)
+	ep.BaseURL = s.orEnv(getenv, []string{"base_url", "endpoint"}, vars(v.BaseURLVar)...)
+	if ep.BaseURL == "" && !s.written("base_url", "endpoint") {
+		ep.BaseURL = v.BaseURL
+		if ep.BaseURL == "" {
+			s.errs = append(s.errs, "endpoint is not set: set endpoint: on the target"+orVariable(v.BaseURLVar))
 		}
-		if ep.Format == "" {
-			ep.Format = "chat"
-		}
-	case "azure":
-		keyVar = "AZURE_OPENAI_API_KEY"
-		ep.Model = s.orEnv(getenv, []string{"model", "deployment"}, "AZURE_OPENAI_DEPLOYMENT", "AZURE_DEPLOYMENT_NAME")
-		ep.APIKey = s.orEnv(getenv, []string{"api_key"}, keyVar)
-		ep.BaseURL = s.orEnv(getenv, []string{"base_url", "endpoint"}, "AZURE_OPENAI_ENDPOINT")
-		ep.Version = s.orEnv(getenv, []string{"version", "api_version"}, "AZURE_OPENAI_API_VERSION")
+	}
+	if v.VersionVar != "" || v.Version != "" {
+		ep.Version = s.orEnv(getenv, []string{"version", "api_version"}, vars(v.VersionVar)...)
 		if ep.Version == "" && !s.written("version", "api_version") {
-			ep.Version = "v1"
+			ep.Version = v.Version
 		}
-		if ep.Format == "" {
-			// AgentV talks to Azure through the Responses API.
-			ep.Format = "responses"
-		}
-		if ep.BaseURL == "" && !s.written("base_url", "endpoint") {
-			s.errs = append(s.errs, "endpoint is not set: set endpoint: on the target, or the AZURE_OPENAI_ENDPOINT environment variable")
-		}
-	case "anthropic":
-		keyVar = "ANTHROPIC_API_KEY"
-		ep.Model = s.orEnv(getenv, []string{"model", "deployment"})
-		ep.APIKey = s.orEnv(getenv, []string{"api_key"}, keyVar)
-		ep.BaseURL = s.orEnv(getenv, []string{"base_url", "endpoint"}, "ANTHROPIC_BASE_URL")
+	} else {
 		ep.Version = s.str("version", "api_version")
-	default:
-		return nil, fmt.Errorf("%s: target %s: provider %q is not a model vendor", cfg.pos, cfg.name, cfg.provider)
+	}
+	if ep.Format == "" {
+		ep.Format = v.Format
 	}
 	if ep.Model == "" && !s.written("model", "deployment") {
-		if cfg.provider == "azure" {
-			s.errs = append(s.errs, "model is not set: set model: (the deployment) on the target, or the AZURE_OPENAI_DEPLOYMENT environment variable")
-		} else {
+		switch {
+		case v.Wire == providers.Azure:
+			s.errs = append(s.errs, "model is not set: set model: (the deployment) on the target"+orVariable(v.ModelVars...))
+		case len(v.ModelVars) > 0:
+			s.errs = append(s.errs, "model is not set: set model: on the target"+orVariable(v.ModelVars...))
+		default:
 			s.errs = append(s.errs, "model is not set")
 		}
 	}
 	if ep.APIKey == "" && !s.written("api_key") {
-		s.errs = append(s.errs, fmt.Sprintf("api_key is not set: set the %s environment variable, or api_key: ${{ YOUR_VARIABLE }} on the target", keyVar))
+		s.errs = append(s.errs, fmt.Sprintf("api_key is not set: set the %s environment variable, or api_key: ${{ YOUR_VARIABLE }} on the target", v.KeyVar))
 	}
-	if cfg.provider != "anthropic" && ep.Format != "chat" && ep.Format != "responses" {
+	if v.Wire != providers.Anthropic && ep.Format != "chat" && ep.Format != "responses" {
 		s.errs = append(s.errs, fmt.Sprintf("api_format %q: want chat or responses", ep.Format))
 	}
 	if t, ok := s.nonNeg("temperature"); ok {
@@ -151,28 +143,40 @@ func retryPolicy(s *settings) retry.Policy {
 	return p
 }
 
+// vars drops an unset variable name.
+func vars(name string) []string {
+	if name == "" {
+		return nil
+	}
+	return []string{name}
+}
+
+// orVariable ends a "set …" hint with the environment variable that would also do.
+func orVariable(names ...string) string {
+	if len(names) == 0 || names[0] == "" {
+		return ""
+	}
+	return ", or the " + names[0] + " environment variable"
+}
+
 // azureV1 reports whether the endpoint uses Azure's v1 API ({endpoint}/openai/v1/…) rather
 // than dated api-versions on deployment URLs.
 func (ep *Endpoint) azureV1() bool {
 	return ep.Version == "v1" || ep.Version == "preview"
 }
 
-// Host is the host the API key is sent to: the configured URL's, or the vendor's default.
+// Host is the host the API key is sent to.
 func (ep *Endpoint) Host() string {
-	raw := ep.BaseURL
-	if raw == "" && ep.Provider == "anthropic" {
-		raw = "https://api.anthropic.com"
-	}
-	u, err := url.Parse(raw)
+	u, err := url.Parse(ep.BaseURL)
 	if err != nil || u.Host == "" {
-		return raw
+		return ep.BaseURL
 	}
 	return u.Hostname()
 }
 
 // URL is the base URL the vendor client is given.
 func (ep *Endpoint) URL() string {
-	if ep.Provider == "azure" && ep.azureV1() {
+	if ep.Wire == providers.Azure && ep.azureV1() {
 		return strings.TrimSuffix(ep.BaseURL, "/") + "/openai/v1"
 	}
 	return ep.BaseURL

@@ -1,6 +1,7 @@
 // Package provider builds a ready-to-use llm.Client from a targets.yaml entry: the vendor
-// client (openai, azure, anthropic), wrapped in retries and the provider's shared limiter,
-// priced, and cached. Judges and LLM targets both get their clients here.
+// client for the wire its provider speaks (internal/providers says which), wrapped in retries
+// and the provider's shared limiter, priced, and cached. Judges and LLM targets both get
+// their clients here.
 package provider
 
 import (
@@ -16,15 +17,33 @@ import (
 	"github.com/evalgate/evalgate/internal/llm/openai"
 	"github.com/evalgate/evalgate/internal/llm/price"
 	"github.com/evalgate/evalgate/internal/llm/retry"
+	"github.com/evalgate/evalgate/internal/providers"
 )
 
-// Supported reports whether a provider name is a model vendor this package builds.
+// Supported reports whether a provider name is a model vendor this package builds: the
+// table of providers gives it a wire this package has a client for.
 func Supported(provider string) bool {
-	switch provider {
-	case "openai", "azure", "anthropic":
-		return true
+	_, err := vendorOf(provider)
+	return err == nil
+}
+
+// wires builds the client of each wire: the vendor clients this package has.
+var wires = map[providers.Wire]func(ep *Endpoint, hc *http.Client, warn func(string)) (llm.Client, error){
+	providers.OpenAI:    openAI,
+	providers.Azure:     openAI,
+	providers.Anthropic: anthropicClient,
+}
+
+// vendorOf is a provider's row, when it is a model vendor with a client here.
+func vendorOf(name string) (*providers.Vendor, error) {
+	p, ok := providers.Lookup(name)
+	switch {
+	case !ok || p.Vendor == nil:
+		return nil, fmt.Errorf("provider %q is not a model vendor", name)
+	case wires[p.Vendor.Wire] == nil:
+		return nil, fmt.Errorf("provider %q has no client in this version", name)
 	}
-	return false
+	return p.Vendor, nil
 }
 
 // Entry is a targets.yaml entry as this package reads it; *suite.TargetConfig is one. Plain
@@ -91,7 +110,7 @@ func New(e Entry, opts Options) (*Client, error) {
 	if hc == nil {
 		hc = NewHTTPClient()
 	}
-	vendor, err := ep.vendor(hc, opts.Warn)
+	vendor, err := wires[ep.Wire](ep, hc, opts.Warn)
 	if err != nil {
 		return nil, fmt.Errorf("%s: target %s: %w", cfg.pos, cfg.name, err)
 	}
@@ -119,23 +138,22 @@ func New(e Entry, opts Options) (*Client, error) {
 	return &Client{Client: c, Endpoint: ep}, nil
 }
 
-func (ep *Endpoint) vendor(hc *http.Client, warn func(string)) (llm.Client, error) {
-	switch ep.Provider {
-	case "anthropic":
-		return anthropic.New(anthropic.Config{Model: ep.Model, APIKey: ep.APIKey, BaseURL: ep.BaseURL, Structured: ep.Structured,
-			MaxOutputTokens: ep.MaxOutputTokens, Timeout: ep.Timeout, HTTPClient: hc})
-	case "openai", "azure":
-		c := openai.Config{Provider: ep.Provider, Model: ep.Model, APIKey: ep.APIKey, BaseURL: ep.BaseURL, Format: ep.Format,
-			Structured: ep.Structured, MaxOutputTokens: ep.MaxOutputTokens, Timeout: ep.Timeout, HTTPClient: hc, Warn: warn}
-		if ep.Provider == "azure" {
-			c.Azure, c.BaseURL = true, ep.URL()
-			if !ep.azureV1() {
-				c.BaseURL, c.AzureEndpoint, c.AzureVersion = "", ep.BaseURL, ep.Version
-			}
+func anthropicClient(ep *Endpoint, hc *http.Client, _ func(string)) (llm.Client, error) {
+	return anthropic.New(anthropic.Config{Model: ep.Model, APIKey: ep.APIKey, BaseURL: ep.BaseURL, Structured: ep.Structured,
+		MaxOutputTokens: ep.MaxOutputTokens, Timeout: ep.Timeout, HTTPClient: hc})
+}
+
+// openAI speaks OpenAI's API, on Azure when the endpoint's wire is Azure's.
+func openAI(ep *Endpoint, hc *http.Client, warn func(string)) (llm.Client, error) {
+	c := openai.Config{Provider: ep.Provider, Model: ep.Model, APIKey: ep.APIKey, BaseURL: ep.BaseURL, Format: ep.Format,
+		Structured: ep.Structured, MaxOutputTokens: ep.MaxOutputTokens, Timeout: ep.Timeout, HTTPClient: hc, Warn: warn}
+	if ep.Wire == providers.Azure {
+		c.Azure, c.BaseURL = true, ep.URL()
+		if !ep.azureV1() {
+			c.BaseURL, c.AzureEndpoint, c.AzureVersion = "", ep.BaseURL, ep.Version
 		}
-		return openai.New(c)
 	}
-	return nil, fmt.Errorf("provider %q is not a model vendor", ep.Provider)
+	return openai.New(c)
 }
 
 // NewHTTPClient is the client vendor calls share within a run. Go's default keeps only two
