@@ -36,7 +36,9 @@ var table = []Provider{
 	{Name: "anthropic", Keys: modelKeys, Vendor: &Vendor{Wire: Anthropic, KeyVar: "ANTHROPIC_API_KEY",
 		BaseURLVar: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com"}},
 	{Name: "gemini", Aliases: []string{"google", "google-gemini"}, Keys: modelKeys, Vendor: &Vendor{}},
-	{Name: "openrouter", Keys: modelKeys, Vendor: &Vendor{}},
+	// OpenRouter speaks OpenAI's chat completions (AgentV routes it so, at this base URL).
+	{Name: "openrouter", Keys: modelKeys, Vendor: &Vendor{Wire: OpenAI, KeyVar: "OPENROUTER_API_KEY",
+		BaseURLVar: "OPENROUTER_BASE_URL", BaseURL: "https://openrouter.ai/api/v1", Format: "chat"}},
 
 	// evalgate's own targets (internal/target/cli, mock, replay).
 	{Name: "cli", Keys: []string{"command", "timeout_seconds", "cwd", "env", "output_format", "healthcheck", "files_format",
