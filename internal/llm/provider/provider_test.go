@@ -65,6 +65,12 @@ func TestResolve(t *testing.T) {
 		{name: "bad format", cfg: cfg("openai", map[string]any{"model": "m", "api_key": "k", "api_format": "completions", "max_output_tokens": -1}),
 			wantErrs: []string{`api_format "completions"`, "max_output_tokens: must not be negative"}},
 		{name: "not a vendor", cfg: cfg("cli", map[string]any{}), wantErrs: []string{`provider "cli" is not a model vendor`}},
+		{name: "a vendor without a client", cfg: cfg("gemini", map[string]any{"model": "m", "api_key": "k"}),
+			wantErrs: []string{`targets.yaml:3: target t: provider "gemini" has no client in this version`}},
+		{name: "anthropic default host", cfg: cfg("anthropic", map[string]any{"model": "m", "api_key": "k"}),
+			check: func(e *provider.Endpoint) bool {
+				return e.Host() == "api.anthropic.com" && e.URL() == "https://api.anthropic.com"
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
