@@ -71,11 +71,8 @@ func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan, run *result.
 		d.logf("evalgate: baseline: auto compares pull requests with their base; not a pull request")
 		return nil, ""
 	}
-	if d.GitHub == nil {
-		return nil, noBaseline(errors.New("a dry run does not call the GitHub API"))
-	}
 	q := baseline.Query{Artifact: in.BaselineArtifact, BaseSHA: p.base, BaseRef: p.baseRef}
-	found, err := baseline.Find(ctx, d.repo(), q)
+	found, err := baseline.Find(ctx, d.Source, q)
 	if err != nil {
 		d.logf("evalgate: %s (reporting without deltas)", oneLine(err.Error()))
 		return nil, noBaseline(err)

@@ -2,10 +2,8 @@ package action
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -34,13 +32,14 @@ func (d *Deps) marker(in Inputs) string {
 	return fmt.Sprintf("<!-- evalgate:comment key=%s -->", in.CheckName)
 }
 
-// publisher opens the in_progress check run on the graded commit.
+// publisher opens the in_progress check run on the graded commit (a dry run shows one even
+// when it cannot tell the commit).
 func (d *Deps) publisher(ctx context.Context, in Inputs, p plan) *publisher {
 	pub := &publisher{d: d, in: in, p: p}
-	if d.GitHub == nil || p.sha == "" {
+	if p.sha == "" && !d.DryRun {
 		return pub
 	}
-	id, url, err := d.repo().CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: "Running evals", Summary: "evalgate is running the eval suites for this commit."})
+	id, url, err := d.Publisher.CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: "Running evals", Summary: "evalgate is running the eval suites for this commit."})
 	switch {
 	case errors.Is(err, github.ErrForbidden):
 		pub.forbidden = true
@@ -62,16 +61,16 @@ func (pub *publisher) abort(ctx context.Context, cause, interrupted error) {
 	if interrupted != nil {
 		conclusion, title, msg = "cancelled", "Cancelled", fmt.Sprintf("The run was cancelled (%v) before any result: %v", interrupted, cause)
 	}
-	if err := pub.d.repo().CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: conclusion, Title: title, Summary: msg}); err != nil {
+	if err := pub.d.Publisher.CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: conclusion, Title: title, Summary: msg}); err != nil {
 		pub.d.logf("evalgate: complete check run: %v", err)
 	}
 }
 
 // publish renders and posts a finished (or, with cancelled set, interrupted) run; it returns
-// the exit code of the gate. The run is rendered once, from one view: the check run is
+// how the action ends: nil, ErrGateFailed or ErrCancelled. The run is rendered once, from one view: the check run is
 // completed first, then the report files, the job log's table, the comment and the summary
 // are written from what was rendered.
-func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) int {
+func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) error {
 	d, in := pub.d, pub.in
 	rerun := in.Command + " rerun"
 	hint := "the job summary and " + in.ReportDir
@@ -93,9 +92,6 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	}
 	render := func(copts reports.CommentOptions) string { return withNote(rep.Comment(copts), g.note) }
 	comment := render(copts)
-	if d.GitHub == nil {
-		pub.dryRun(comment, posted)
-	}
 	failed := gate.Fails(check.Conclusion)
 	if pub.checkID != 0 {
 		pub.complete(ctx, posted)
@@ -110,7 +106,7 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	}
 	d.logTable(rep, decision)
 	commentURL := ""
-	if d.GitHub != nil && pub.p.pr != 0 && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
+	if (pub.p.pr != 0 || d.DryRun) && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
 		commentURL = pub.comment(ctx, copts, comment, render)
 	}
 	if pub.forbidden {
@@ -124,11 +120,11 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	d.finish(in, run, verdict, commentURL, pub.checkID)
 	switch {
 	case cancelled != nil:
-		return exitCancelled
+		return ErrCancelled
 	case failed:
-		return exitGateFailed
+		return ErrGateFailed
 	}
-	return exitOK
+	return nil
 }
 
 // maxAnnotationNote bounds the line postedCheck puts before the check run's text.
@@ -160,7 +156,7 @@ func (pub *publisher) complete(ctx context.Context, check reports.CheckOutput) {
 	for i, a := range check.Annotations {
 		anns[i] = github.Annotation{Path: a.Path, StartLine: a.StartLine, EndLine: a.EndLine, Level: a.Level, Title: a.Title, Message: a.Message, RawDetails: a.RawDetails}
 	}
-	if err := d.repo().CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: check.Conclusion, Title: check.Title, Summary: check.Summary, Text: check.Text, Annotations: anns}); err != nil {
+	if err := d.Publisher.CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: check.Conclusion, Title: check.Title, Summary: check.Summary, Text: check.Text, Annotations: anns}); err != nil {
 		d.logf("evalgate: complete check run: %v", err)
 	}
 }
@@ -168,10 +164,10 @@ func (pub *publisher) complete(ctx context.Context, check reports.CheckOutput) {
 // comment posts the sticky comment, rendering a shorter one when GitHub says it is too long.
 func (pub *publisher) comment(ctx context.Context, copts reports.CommentOptions, body string, render func(reports.CommentOptions) string) string {
 	d := pub.d
-	url, err := d.repo().UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: body})
+	url, err := d.Publisher.UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: body})
 	if errors.Is(err, github.ErrBodyTooLong) {
 		copts.MaxBytes = shortComment
-		url, err = d.repo().UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: render(copts)})
+		url, err = d.Publisher.UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: render(copts)})
 	}
 	if errors.Is(err, github.ErrForbidden) {
 		pub.forbidden = true
@@ -184,37 +180,21 @@ func (pub *publisher) comment(ctx context.Context, copts reports.CommentOptions,
 	return url
 }
 
-// dryRun prints what would be posted. The comment and the payload carry model and agent text,
-// so they are printed between stop-commands markers.
-func (pub *publisher) dryRun(comment string, check reports.CheckOutput) {
-	payload := map[string]any{"name": pub.in.CheckName, "head_sha": pub.p.sha, "status": "completed", "conclusion": check.Conclusion,
-		"output": map[string]any{"title": check.Title, "summary": check.Summary, "text": check.Text, "annotations": check.Annotations}}
-	b, _ := json.MarshalIndent(payload, "", "  ")
-	stopped(pub.d.Out, func(w io.Writer) {
-		sw := pub.d.Scrub.Writer(w)
-		fmt.Fprintf(sw, "=== comment (PR #%d, marker %s)\n%s\n", pub.p.pr, pub.d.marker(pub.in), comment)
-		fmt.Fprintf(sw, "=== check run\n%s", b)
-		_ = sw.Close()
-	})
-}
-
 // noSuites reports a run with nothing to do as a success that says so. Its (empty) gate state
 // lets a later partial rerun on the commit build on it.
 func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan) {
 	const title = "No eval suites touched"
 	body := "This change touches no eval suite, file a suite reads, or `run_all_paths` glob, so no evals ran."
 	d.logf("evalgate: %s", title)
-	if d.GitHub != nil && p.sha != "" {
-		id, _, err := d.repo().CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: title, Summary: body})
+	if p.sha != "" || d.DryRun {
+		id, _, err := d.Publisher.CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: title, Summary: body})
 		if err == nil {
 			state := gateState{Version: 1, Blocking: map[string]suiteGate{}, Ran: []string{}}
-			err = d.repo().CompleteCheckRun(ctx, id, github.CheckRunOutput{Name: in.CheckName, Conclusion: "success", Title: title, Summary: body + state.block()})
+			err = d.Publisher.CompleteCheckRun(ctx, id, github.CheckRunOutput{Name: in.CheckName, Conclusion: "success", Title: title, Summary: body + state.block()})
 		}
 		if err != nil {
 			d.logf("evalgate: check run: %v", err)
 		}
-	} else if d.GitHub == nil {
-		fmt.Fprintf(d.Out, "=== check run\n{\"head_sha\": %q, \"conclusion\": \"success\", \"title\": %q}\n", p.sha, title)
 	}
 	d.summary("## evalgate: " + title + "\n\n" + body + "\n")
 	d.finish(in, nil, "pass", "", 0)
