@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -113,7 +114,13 @@ func writeShard(tb testing.TB, dir string, p *Plan, suites []*suite.Suite, i int
 	if !crashed {
 		// Shard i ran from t0+i s to t0+10s−i s: together they span t0…t0+10s (for i ≥ 1 and
 		// shard 1 present; see wantSpan).
-		run := buildRun(p.Select(suites, i), testLoadErrors, t0.Add(time.Duration(i-1)*time.Second), t0.Add(time.Duration(11-i)*time.Second))
+		var loadErrors []*result.SuiteResult
+		for _, le := range testLoadErrors {
+			if slices.Contains(p.LoadErrors, le.Path) {
+				loadErrors = append(loadErrors, le)
+			}
+		}
+		run := buildRun(p.Select(suites, i), loadErrors, t0.Add(time.Duration(i-1)*time.Second), t0.Add(time.Duration(11-i)*time.Second))
 		run.Shard = spec.String()
 		writeJSON(tb, filepath.Join(dir, ResultsFile), run)
 	}
