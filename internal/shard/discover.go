@@ -83,13 +83,13 @@ func discoverOne(dir string, out []shardDir) ([]shardDir, error) {
 	return out, nil
 }
 
-// manifestIn reads dir/shard.json; nil, nil when there is none.
+// manifestIn reads the head of dir/shard.json (see readHead); nil, nil when there is none.
 func manifestIn(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	return ReadManifest(path)
+	return readHead(path)
 }
 
 // agree checks that the shards are parts of one split of one commit, each at most once, and
