@@ -293,7 +293,8 @@ func TestMergeFindsShardsInSubdirectories(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "artifacts", "coverage"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got, rep, err := Merge([]string{filepath.Join(root, "artifacts"), filepath.Join(root, "nothing-here")}, MergeOptions{SHA: testSHA})
+	// The second shard is named twice, via its parent and itself: one copy, not a duplicate.
+	got, rep, err := Merge([]string{filepath.Join(root, "artifacts"), filepath.Join(root, "nothing-here"), filepath.Join(root, "artifacts", "evalgate-shard-2")}, MergeOptions{SHA: testSHA})
 	if err != nil {
 		t.Fatal(err)
 	}
