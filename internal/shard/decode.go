@@ -15,14 +15,15 @@ func decodeRun(r io.Reader, onSuite func(*result.SuiteResult) error) (*result.Ru
 	dec := json.NewDecoder(r)
 	rest := map[string]json.RawMessage{}
 	var suites []*result.SuiteResult
-	err := object(dec, func(key string) error {
+	_, err := object(dec, func(key string) error {
 		if key != "suites" {
 			return raw(dec, rest, key)
 		}
 		_, err := array(dec, func() error {
 			sr, err := decodeSuite(dec)
 			switch {
-			case err != nil:
+			case err != nil || sr == nil:
+				// A null suite, as a hand-edited file may hold, is skipped (as reports reads it).
 				return err
 			case onSuite != nil:
 				return onSuite(sr)
@@ -43,11 +44,11 @@ func decodeRun(r io.Reader, onSuite func(*result.SuiteResult) error) (*result.Ru
 	return &run, nil
 }
 
-// decodeSuite reads one suite result, its tests one by one.
+// decodeSuite reads one suite result, its tests one by one; nil for null.
 func decodeSuite(dec *json.Decoder) (*result.SuiteResult, error) {
 	rest := map[string]json.RawMessage{}
 	var tests []*result.TestResult
-	err := object(dec, func(key string) error {
+	null, err := object(dec, func(key string) error {
 		if key != "tests" {
 			return raw(dec, rest, key)
 		}
@@ -65,7 +66,7 @@ func decodeSuite(dec *json.Decoder) (*result.SuiteResult, error) {
 		}
 		return err
 	})
-	if err != nil {
+	if err != nil || null {
 		return nil, err
 	}
 	var sr result.SuiteResult
@@ -94,30 +95,31 @@ func raw(dec *json.Decoder, into map[string]json.RawMessage, key string) error {
 	return nil
 }
 
-// object reads a JSON object, calling field for each key with the decoder at its value.
-func object(dec *json.Decoder, field func(key string) error) error {
+// object reads a JSON object, calling field for each key with the decoder at its value;
+// null is true when it was null instead.
+func object(dec *json.Decoder, field func(key string) error) (null bool, err error) {
 	tok, err := dec.Token()
-	if err != nil {
-		return err
+	if err != nil || tok == nil {
+		return tok == nil && err == nil, err
 	}
 	if tok != json.Delim('{') {
-		return fmt.Errorf("want an object, found %v", tok)
+		return false, fmt.Errorf("want an object, found %v", tok)
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return err
+			return false, err
 		}
 		key, ok := tok.(string)
 		if !ok {
-			return fmt.Errorf("want a key, found %v", tok)
+			return false, fmt.Errorf("want a key, found %v", tok)
 		}
 		if err := field(key); err != nil {
-			return err
+			return false, err
 		}
 	}
 	_, err = dec.Token() // '}'
-	return err
+	return false, err
 }
 
 // array reads a JSON array, calling elem with the decoder at each element; null is true

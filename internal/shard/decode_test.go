@@ -28,6 +28,11 @@ func TestDecodeRun(t *testing.T) {
 					t.Fatalf("tests %#v %#v %#v, want nil, empty, nil as encoding/json decodes them", s[0].Tests, s[1].Tests, s[2].Tests)
 				}
 			}, ""},
+		{"null suites are skipped", `{"suites": [null, {"path": "a"}]}`, func(t *testing.T, run *result.Run) {
+			if len(run.Suites) != 1 || run.Suites[0].Path != "a" {
+				t.Fatalf("suites %+v, want only a", run.Suites)
+			}
+		}, ""},
 		{"no suites", `{"suites": null}`, func(t *testing.T, run *result.Run) {
 			if run.Suites != nil {
 				t.Fatalf("suites %v", run.Suites)

@@ -82,8 +82,11 @@ func readResults(dir string) (*result.Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	if run.SchemaVersion != result.SchemaVersion {
-		return nil, fmt.Errorf("%s: results schema version %d, this evalgate reads %d", path, run.SchemaVersion, result.SchemaVersion)
+	switch {
+	case run.SchemaVersion <= 0:
+		return nil, fmt.Errorf("%s: no schema_version: not an evalgate results.json", path)
+	case run.SchemaVersion > result.SchemaVersion:
+		return nil, fmt.Errorf("%s: schema_version %d is newer than this evalgate understands (%d): merge with the evalgate that ran the shards", path, run.SchemaVersion, result.SchemaVersion)
 	}
 	return run, nil
 }

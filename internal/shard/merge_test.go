@@ -212,6 +212,14 @@ func TestMergeRefuses(t *testing.T) {
 			}
 			return dirs
 		}, MergeOptions{}, []string{"shard-2/results.json"}},
+		{"not a results.json", func(t *testing.T, dir string) []string {
+			suites := testSuites()
+			dirs := writeAll(t, dir, NewPlan(suites, nil, 2, Options{}), suites)
+			if err := os.WriteFile(filepath.Join(dirs[0], ResultsFile), []byte(`{"suites": []}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return dirs
+		}, MergeOptions{}, []string{"shard-1/results.json", "not an evalgate results.json"}},
 		{"malformed manifest", func(t *testing.T, dir string) []string {
 			suites := testSuites()
 			dirs := writeAll(t, dir, NewPlan(suites, nil, 2, Options{}), suites)
