@@ -108,6 +108,13 @@ var rules = []rule{
 		forbid: []string{"internal/engine/...", "internal/grader", "internal/rubric", "internal/action", "internal/github/...", "internal/baseline", "reports/..."},
 	},
 	{
+		name:       "sharding plans and merges, it does not run",
+		why:        "internal/shard splits a selection and merges finished shard runs; running, rendering and publishing are other stages (issue #15 item 1)",
+		from:       []string{"internal/shard"},
+		allowOnly:  []string{"internal/result", "internal/suite", "internal/rubric"},
+		stdlibOnly: true,
+	},
+	{
 		name:   "model clients know nothing of evals",
 		why:    "internal/llm/* is a transport to vendors; the suite model belongs to callers (issue #15 item 3)",
 		from:   []string{"internal/llm/..."},
@@ -153,6 +160,7 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 		"internal/engine":       {"internal/result", "internal/suite"},
 		"internal/llm/provider": {"internal/llm"},
 		"internal/llm/mock":     {"internal/suite"},
+		"internal/shard":        {"encoding/json", "internal/result", "internal/rubric", "internal/suite"},
 	}
 	tests := []struct {
 		name    string
@@ -166,6 +174,8 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 		{"suite imports the engine", "internal/suite", "internal/engine", "loading knows nothing"},
 		{"model client imports the engine", "internal/llm/provider", "internal/engine", "model clients know nothing"},
 		{"provider imports the suite model again", "internal/llm/provider", "internal/suite", "model clients know nothing"},
+		{"shard runs the engine", "internal/shard", "internal/engine", "sharding plans and merges"},
+		{"shard renders", "internal/shard", "reports", "sharding plans and merges"},
 		{"results model imports suite", "internal/result", "internal/suite", "results model is a leaf"},
 		{"gate reaches into the renderers", "internal/gate", "reports", "gate reads only the results model"},
 	}
