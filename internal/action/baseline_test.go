@@ -171,12 +171,12 @@ func TestAutoBaselineOutsidePullRequests(t *testing.T) {
 	}
 	d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Name: "push", Owner: "acme", Repo: "agents"}, Log: io.Discard}
 	in := Inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
-	cmp, note := d.baseline(context.Background(), in, plan{sha: "abc"}, scoredRun(1, 1), false)
+	cmp, note := d.baseline(context.Background(), in, plan{sha: "abc"}, false)
 	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
 		t.Fatalf("comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
 	}
 	// Nor does a cancelled pull request run, whose last seconds go to the check run.
-	cmp, note = d.baseline(context.Background(), in, plan{sha: "abc", pr: 7, base: "b", baseRef: "main"}, scoredRun(1, 1), true)
+	cmp, note = d.baseline(context.Background(), in, plan{sha: "abc", pr: 7, base: "b", baseRef: "main"}, true)
 	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
 		t.Fatalf("cancelled: comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
 	}

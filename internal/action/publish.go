@@ -10,6 +10,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/reports"
@@ -74,10 +75,10 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	d, in := pub.d, pub.in
 	rerun := in.Command + " rerun"
 	hint := "the job summary and " + in.ReportDir
-	cmp, baseNote := d.baseline(ctx, in, pub.p, run, cancelled != nil)
-	rep := reports.NewReport(run, cmp)
+	base, baseNote := d.baseline(ctx, in, pub.p, cancelled != nil)
 	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression}
-	decision := policy.Decide(run, cmp.Regressions())
+	c := pipeline.Conclude(run, base, policy)
+	rep, decision := c.Report, c.Decision
 	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)
 	g.note = joinNotes(g.note, baseNote)
 	// Room for the note before the results and the state block after them (plus the flags
