@@ -60,7 +60,6 @@ type Job struct {
 	Shard   string
 }
 
-
 // plan is what this event asks for.
 type plan struct {
 	sha      string // the commit graded and reported on, once the checkout is verified
