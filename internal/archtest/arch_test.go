@@ -115,6 +115,12 @@ var rules = []rule{
 		stdlibOnly: true,
 	},
 	{
+		name:   "the shared pipeline knows nothing of GitHub",
+		why:    "internal/pipeline holds the steps both drivers take after selection; where the run came from (the event) and where it is posted belong to the action",
+		from:   []string{"internal/pipeline"},
+		forbid: []string{"internal/action", "internal/github/...", "internal/baseline", "internal/event", "internal/changes"},
+	},
+	{
 		name:   "model clients know nothing of evals",
 		why:    "internal/llm/* is a transport to vendors; the suite model belongs to callers (issue #15 item 3)",
 		from:   []string{"internal/llm/..."},
@@ -161,6 +167,7 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 		"internal/llm/provider": {"internal/llm"},
 		"internal/llm/mock":     {"internal/suite"},
 		"internal/shard":        {"encoding/json", "internal/result", "internal/rubric", "internal/suite"},
+		"internal/pipeline":     {"internal/shard", "internal/gate", "reports"},
 	}
 	tests := []struct {
 		name    string
@@ -178,6 +185,7 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 		{"shard renders", "internal/shard", "reports", "sharding plans and merges"},
 		{"results model imports suite", "internal/result", "internal/suite", "results model is a leaf"},
 		{"gate reaches into the renderers", "internal/gate", "reports", "gate reads only the results model"},
+		{"pipeline posts to GitHub", "internal/pipeline", "internal/github", "pipeline knows nothing of GitHub"},
 	}
 	if v := check(clean, rules, exceptions); len(v) != 0 {
 		t.Fatalf("clean graph: got violations %q", v)
