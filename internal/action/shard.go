@@ -89,9 +89,11 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	}
 	pub := d.publisher(ctx, in, p)
 	// The check run opens only once the shards merged into a run with tests, so its URL is
-	// the one label the merge could not record.
-	run.Context.CheckURL = pub.checkURL
-	err = pub.publish(ctx, run, nil, time.Time{})
+	// the one label the merge could not record: the published run is a copy that has it (the
+	// merged run itself is not edited).
+	labelled := *run
+	labelled.Context = d.context(p, pub.checkURL)
+	err = pub.publish(ctx, &labelled, nil, time.Time{})
 	d.react(ctx, p, reaction(err))
 	return err
 }
