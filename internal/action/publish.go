@@ -68,48 +68,26 @@ func (pub *publisher) abort(ctx context.Context, cause, interrupted error) {
 }
 
 // publish renders and posts a finished (or, with cancelled set, interrupted) run; it returns
-// how the action ends: nil, ErrGateFailed or ErrCancelled. The run is rendered once, from one view: the check run is
-// completed first, then the report files, the job log's table, the comment and the summary
-// are written from what was rendered.
+// how the action ends: nil, ErrGateFailed or ErrCancelled. The run is rendered once, from one
+// view: the check run is completed first, then the report files, the job log's table, the
+// comment and the summary are written from what was rendered.
 func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) error {
 	d, in := pub.d, pub.in
-	rerun := in.Command + " rerun"
-	hint := "the job summary and " + in.ReportDir
-	base, baseNote := d.baseline(ctx, in, pub.p, cancelled != nil)
-	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression}
-	c := pipeline.Conclude(run, base, policy)
-	rep, decision := c.Report, c.Decision
-	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)
-	g.note = joinNotes(g.note, baseNote)
-	// Room for the note before the results and the state block after them (plus the flags
-	// conclude may still set in it), and for the line saying how many annotations were posted.
-	reserve := len(g.note) + len(g.block()) + 64 + maxAnnotationNote
-	check := rep.CheckRun(reports.CheckOptions{Gate: decision, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, MaxBytes: reports.MaxCheckTextBytes - reserve})
-	g.conclude(&check, rerun)
-	posted := postedCheck(check, in.ReportDir, cancelled == nil)
-	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, Gate: decision}
-	if g.note != "" {
-		copts.MaxBytes = reports.MaxCommentBytes - len(g.note) - 2
-	}
-	render := func(copts reports.CommentOptions) string { return withNote(rep.Comment(copts), g.note) }
-	comment := render(copts)
-	failed := gate.Fails(check.Conclusion)
+	r := pub.render(ctx, run, cancelled, cancelledAt)
+	failed := gate.Fails(r.check.Conclusion)
 	if pub.checkID != 0 {
-		pub.complete(ctx, posted)
+		pub.complete(ctx, r.posted)
 	}
-	summary := rep.StepSummary(reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, Gate: decision})
-	if g.note != "" {
-		summary = g.note + "\n\n" + summary
-	}
-	files := &reports.Rendered{Comment: comment, Summary: summary, Check: check}
-	if err := rep.WriteAll(d.reportDir(in), reports.FilesOptions{Posted: files, JUnit: reports.JUnitOptions{Gate: decision}, Root: d.Root, Scrub: d.Scrub}); err != nil {
+	files := &reports.Rendered{Comment: r.comment, Summary: r.summary, Check: r.check}
+	if err := r.rep.WriteAll(d.reportDir(in), reports.FilesOptions{Posted: files, JUnit: reports.JUnitOptions{Gate: r.decision}, Root: d.Root, Scrub: d.Scrub}); err != nil {
 		d.logf("evalgate: write reports: %v", err)
 	}
-	d.logTable(rep, decision)
+	d.logTable(r.rep, r.decision)
 	commentURL := ""
 	if (pub.p.pr != 0 || d.DryRun) && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
-		commentURL = pub.comment(ctx, copts, comment, render)
+		commentURL = pub.comment(ctx, r)
 	}
+	summary := r.summary
 	if pub.forbidden {
 		summary = "> evalgate could not post a comment or check run (the token is read-only); the results are here.\n\n" + summary
 	}
@@ -126,6 +104,52 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 		return ErrGateFailed
 	}
 	return nil
+}
+
+// rendered is a finished run rendered once: what the check run, the comment, the step summary,
+// the report files and the job log show.
+type rendered struct {
+	rep      *reports.Report
+	decision gate.Decision
+	// check has every annotation (check-run.json); posted is what the completing request
+	// carries.
+	check, posted reports.CheckOutput
+	copts         reports.CommentOptions
+	comment       string
+	// render renders the comment again with other options (a shorter one after a 422).
+	render  func(reports.CommentOptions) string
+	summary string
+}
+
+// render concludes the run (baseline, gate) and renders the check run, the comment and the
+// summary, with the partial-rerun and cancellation notes.
+func (pub *publisher) render(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) *rendered {
+	d, in := pub.d, pub.in
+	rerun := in.Command + " rerun"
+	hint := "the job summary and " + in.ReportDir
+	base, baseNote := d.baseline(ctx, in, pub.p, cancelled != nil)
+	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression}
+	c := pipeline.Conclude(run, base, policy)
+	r := &rendered{rep: c.Report, decision: c.Decision}
+	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)
+	g.note = joinNotes(g.note, baseNote)
+	// Room for the note before the results and the state block after them (plus the flags
+	// conclude may still set in it), and for the line saying how many annotations were posted.
+	reserve := len(g.note) + len(g.block()) + 64 + maxAnnotationNote
+	r.check = r.rep.CheckRun(reports.CheckOptions{Gate: r.decision, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, MaxBytes: reports.MaxCheckTextBytes - reserve})
+	g.conclude(&r.check, rerun)
+	r.posted = postedCheck(r.check, in.ReportDir, cancelled == nil)
+	r.copts = reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, Gate: r.decision}
+	if g.note != "" {
+		r.copts.MaxBytes = reports.MaxCommentBytes - len(g.note) - 2
+	}
+	r.render = func(copts reports.CommentOptions) string { return withNote(r.rep.Comment(copts), g.note) }
+	r.comment = r.render(r.copts)
+	r.summary = r.rep.StepSummary(reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, Gate: r.decision})
+	if g.note != "" {
+		r.summary = g.note + "\n\n" + r.summary
+	}
+	return r
 }
 
 // maxAnnotationNote bounds the line postedCheck puts before the check run's text.
@@ -163,12 +187,13 @@ func (pub *publisher) complete(ctx context.Context, check reports.CheckOutput) {
 }
 
 // comment posts the sticky comment, rendering a shorter one when GitHub says it is too long.
-func (pub *publisher) comment(ctx context.Context, copts reports.CommentOptions, body string, render func(reports.CommentOptions) string) string {
+func (pub *publisher) comment(ctx context.Context, r *rendered) string {
 	d := pub.d
-	url, err := d.Publisher.UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: body})
+	url, err := d.Publisher.UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: r.copts.Marker, Body: r.comment})
 	if errors.Is(err, github.ErrBodyTooLong) {
+		copts := r.copts
 		copts.MaxBytes = shortComment
-		url, err = d.Publisher.UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: render(copts)})
+		url, err = d.Publisher.UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: r.render(copts)})
 	}
 	if errors.Is(err, github.ErrForbidden) {
 		pub.forbidden = true
