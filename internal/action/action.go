@@ -131,6 +131,12 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 	if len(picked) == 0 && len(loadErrs) == 0 {
 		return d.nothingRan(ctx, in, p, suites)
 	}
+	return d.runSuites(ctx, in, p, Job{Suites: picked, LoadErrors: loadErrs, Why: why})
+}
+
+// runSuites runs the selected suites and publishes the run: the check run opens before the
+// first test and is completed even when the run is cancelled.
+func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error {
 	if p.only != "" {
 		// Read before this run opens its own check run, which would then be the latest.
 		p.prev = d.previousGate(ctx, in, p.sha)
@@ -139,7 +145,8 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 	// When the cancel came tells tests it interrupted from tests that had finished.
 	cancelledAt := make(chan time.Time, 1)
 	stop := context.AfterFunc(ctx, func() { cancelledAt <- time.Now() })
-	run, err := d.Execute(ctx, p.trust, Job{Suites: picked, LoadErrors: loadErrs, Context: d.context(p, pub.checkURL), Why: why})
+	job.Context = d.context(p, pub.checkURL)
+	run, err := d.Execute(ctx, p.trust, job)
 	var at time.Time
 	if !stop() {
 		at = <-cancelledAt
