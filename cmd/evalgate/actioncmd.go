@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -52,23 +54,10 @@ plain workflow_dispatch), and the comment and check-run payload are printed inst
 	return cmd
 }
 
-// actionCmd is the GitHub Action entry point (the container's default command).
+// actionCmd is the GitHub Action entry point (the container's default command): it builds
+// the action's connections to the world and runs it.
 func actionCmd(ctx context.Context, e env, o *actionOptions) error {
-	// The body reads the flags through pointers, as it did when package flag parsed them.
-	dryRun, eventPath, eventName, repoDir := &o.dryRun, &o.eventPath, &o.eventName, &o.repoDir
-	getenv := func(k string) string {
-		switch {
-		case k == "GITHUB_EVENT_PATH" && *eventPath != "":
-			return *eventPath
-		case k == "GITHUB_EVENT_NAME" && *eventName != "":
-			return *eventName
-		case k == "GITHUB_EVENT_NAME" && *dryRun && e.getenv(k) == "":
-			return "workflow_dispatch"
-		case k == "GITHUB_REPOSITORY" && *dryRun && e.getenv(k) == "":
-			return "local/dry-run"
-		}
-		return e.getenv(k)
-	}
+	getenv := o.getenv(e)
 	act := githubactions.New(githubactions.WithGetenv(githubactions.GetenvFunc(getenv)), githubactions.WithWriter(e.stdout))
 	in, err := action.ParseInputs(act.GetInput)
 	if err != nil {
@@ -80,7 +69,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	scrub := redact.New()
 	addSecrets := func(values []string) {
 		scrub.Add(values...)
-		if !*dryRun {
+		if !o.dryRun {
 			for _, v := range values {
 				act.AddMask(v)
 			}
@@ -91,40 +80,17 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	if err != nil {
 		return usageErr("%w", err)
 	}
-	root := *repoDir
-	if root == "" {
-		root = ev.Workspace
+	root, err := o.root(ev)
+	if err != nil {
+		return err
 	}
-	if root == "" {
-		root = "."
-	}
-	if root, err = filepath.Abs(root); err != nil {
-		return usageErr("repository directory: %w", err)
-	}
-	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Out: e.stdout, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "",
-		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub}
-	if !*dryRun {
-		if in.Token == "" {
-			return usageErr("input github_token is empty (the default is ${{ github.token }})")
-		}
-		ghOpts := e.github
-		ghOpts.Scrub = scrub.String
-		gh, err := github.New(&http.Client{Timeout: time.Minute}, ev.APIURL, in.Token, ghOpts)
-		if err != nil {
-			return usageErr("%w", err)
-		}
-		d.GitHub = gh
-	}
-	d.Load = func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
-		files, err := suite.Discover([]string{root}, orPatterns(patterns))
-		if err != nil {
-			return nil, nil, err
-		}
-		l, err := loadFiles(files, root, e.getenv, e.stderr)
-		if err != nil {
-			return nil, nil, err
-		}
-		return l.suites, l.loadErrors, nil
+	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun,
+		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub,
+		Load: func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
+			return discoverAndLoad(e, root, patterns)
+		}}
+	if err := o.connect(e, &d, in, scrub); err != nil {
+		return err
 	}
 	lf := llmFlags{cacheDir: in.CacheDir, budgetUSD: in.BudgetUSD, judgeSamples: in.JudgeSamples}
 	llmOpts, err := lf.options(ctx, root, e)
@@ -133,37 +99,108 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	}
 	wc := wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
 		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr, onSecrets: addSecrets}
-	d.Execute = func(ctx context.Context, trust action.Trust, job action.Job) (*result.Run, error) {
-		suites := job.Suites
+	d.Execute = executor(e, in, ev, wc, scrub)
+	var exit *action.ExitError
+	if err := action.Run(ctx, in, d); errors.As(err, &exit) {
+		// Run has reported why in the log, the summary and the check run.
+		return &exitError{code: exit.Code}
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// getenv is the environment as the action sees it: the flags stand in for the runner's
+// variables, and a dry run outside a runner gets a plain workflow_dispatch.
+func (o *actionOptions) getenv(e env) func(string) string {
+	return func(k string) string {
+		switch {
+		case k == "GITHUB_EVENT_PATH" && o.eventPath != "":
+			return o.eventPath
+		case k == "GITHUB_EVENT_NAME" && o.eventName != "":
+			return o.eventName
+		case k == "GITHUB_EVENT_NAME" && o.dryRun && e.getenv(k) == "":
+			return "workflow_dispatch"
+		case k == "GITHUB_REPOSITORY" && o.dryRun && e.getenv(k) == "":
+			return "local/dry-run"
+		}
+		return e.getenv(k)
+	}
+}
+
+// root is the checked-out repository: --repo, else GITHUB_WORKSPACE, else the current directory.
+func (o *actionOptions) root(ev *event.Event) (string, error) {
+	root := cmp.Or(o.repoDir, ev.Workspace, ".")
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", usageErr("repository directory: %w", err)
+	}
+	return abs, nil
+}
+
+// connect gives the action its GitHub: the repository's API, or in a dry run a printer.
+func (o *actionOptions) connect(e env, d *action.Deps, in action.Inputs, scrub *redact.Redactor) error {
+	if o.dryRun {
+		dry := &action.DryRun{Out: e.stdout, Scrub: scrub}
+		d.Publisher, d.Source = dry, dry
+		return nil
+	}
+	if in.Token == "" {
+		return usageErr("input github_token is empty (the default is ${{ github.token }})")
+	}
+	ghOpts := e.github
+	ghOpts.Scrub = scrub.String
+	gh, err := github.New(&http.Client{Timeout: time.Minute}, d.Event.APIURL, in.Token, ghOpts)
+	if err != nil {
+		return usageErr("%w", err)
+	}
+	repo := gh.Repo(d.Event.Owner, d.Event.Repo)
+	d.Publisher, d.Source = repo, repo
+	return nil
+}
+
+// discoverAndLoad finds the eval files under root and loads them.
+func discoverAndLoad(e env, root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
+	files, err := suite.Discover([]string{root}, orPatterns(patterns))
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := loadFiles(files, root, e.getenv, e.stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l.suites, l.loadErrors, nil
+}
+
+// executor runs the action's jobs: the wiring of targets and judges, the preflight and the
+// engine, with what trust allows.
+func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *redact.Redactor) func(context.Context, action.Trust, action.Job) (*result.Run, error) {
+	return func(ctx context.Context, trust action.Trust, job action.Job) (*result.Run, error) {
 		wc := wc
 		if trust.ForkCode {
 			// A stranger's code runs with the job's secrets: it must neither read replies the
 			// repository's runs cached nor leave replies for them, and vendor keys go only to
 			// hosts the base branch configures.
 			wc.llm.Cache = nil
-			wc.llm.AllowHost = forkHosts(ctx, e, root, ev.BaseSHA, targetsFiles(wc, suites))
+			wc.llm.AllowHost = forkHosts(ctx, e, wc.root, ev.BaseSHA, targetsFiles(wc, job.Suites))
 			fmt.Fprintln(e.stderr, "evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts")
 		}
 		w := newWiring(wc)
 		defer w.closeWorkspaces(context.WithoutCancel(ctx))
-		plan, err := w.preflight(suites)
+		plan, err := w.preflight(job.Suites)
 		if err != nil {
 			return nil, err
 		}
-		printStart(e.stderr, suites, in.Workers, in.Trials, plan)
+		printStart(e.stderr, job.Suites, in.Workers, in.Trials, plan)
 		reportDir := in.ReportDir
 		if !filepath.IsAbs(reportDir) {
-			reportDir = filepath.Join(root, reportDir)
+			reportDir = filepath.Join(wc.root, reportDir)
 		}
-		return engine.Run(ctx, suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
-			Trials: in.Trials, KeepDiff: reports.DiffFiles(reportDir, root, scrub), SingleTarget: w.targetFlag != "",
+		return engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
+			Trials: in.Trials, KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
 			Context: job.Context, Why: job.Why, Shard: job.Shard})
 	}
-	if code := action.Run(ctx, in, d); code != 0 {
-		return &exitError{code: code}
-	}
-	return nil
 }
 
 // targetsFiles lists the targets files the suites use.

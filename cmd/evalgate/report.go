@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
@@ -50,13 +51,12 @@ func (f *reportFlags) policy() gate.Policy {
 // report prints the run, writes the report files and returns the gate's verdict: nil when it
 // passed, gateFailed when it failed. The gate is decided once, and every report shows it.
 func (f *reportFlags) report(e env, root string, run *result.Run, scrub *redact.Redactor) error {
-	cmp, err := baseline(f.baseline, run)
+	base, err := baseline(f.baseline)
 	if err != nil {
 		return err
 	}
-	decision := f.policy().Decide(run, cmp.Regressions())
-	// One view of the run feeds the table and every report file.
-	rep := reports.NewReport(run, cmp)
+	c := pipeline.Conclude(run, base, f.policy())
+	decision, rep := c.Decision, c.Report
 	if err := f.print(e, rep, run, decision, scrub); err != nil {
 		return err
 	}
@@ -102,8 +102,8 @@ func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, decisio
 	return nil
 }
 
-// baseline reads a base run's results.json and compares the run with it ("" = no comparison).
-func baseline(path string, run *result.Run) (*reports.Comparison, error) {
+// baseline reads a base run's results.json ("" = none).
+func baseline(path string) (*result.Run, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -116,5 +116,5 @@ func baseline(path string, run *result.Run) (*reports.Comparison, error) {
 	if err != nil {
 		return nil, usageErr("--baseline %s: %w", path, err)
 	}
-	return reports.Compare(base, run, reports.DefaultNoise), nil
+	return base, nil
 }

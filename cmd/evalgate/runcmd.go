@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/engine"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
@@ -104,32 +105,10 @@ func (o *runOptions) check() error {
 }
 
 func runCmd(ctx context.Context, e env, o *runOptions) error {
-	root, err := absRoot(ctx, o.sel.root, o.paths)
+	root, l, suites, err := o.load(ctx, e)
 	if err != nil {
 		return err
 	}
-	if o.llm.cacheDir != "" {
-		// --cache-dir is relative to where the user typed it, as every path flag.
-		if o.llm.cacheDir, err = filepath.Abs(o.llm.cacheDir); err != nil {
-			return usageErr("--cache-dir: %w", err)
-		}
-	}
-	l, err := loadSuites(o.paths, root, e.getenv, e.stderr)
-	if err != nil {
-		return err
-	}
-	if len(l.suites) == 0 {
-		return usageErr("none of the %d eval files could be loaded", len(l.files))
-	}
-	suites, err := o.sel.apply(l.suites)
-	if err != nil {
-		return err
-	}
-	th := result.DefaultThresholds
-	if o.threshold > 0 {
-		th.Pass = o.threshold
-	}
-	th.Borderline = min(o.borderline, th.Pass)
 	llmOpts, err := o.llm.options(ctx, root, e)
 	if err != nil {
 		return err
@@ -151,26 +130,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		fmt.Fprintf(e.stderr, "evalgate: shard %s of the selection (plan %s, balanced by %s)\n", sh.Spec, split.Fingerprint[:12], split.Balance)
 	}
 	printStart(e.stderr, suites, o.workers, o.llm.trials, plan)
-	var keepDiff func(suite, test, diff string) (string, error)
-	if o.out != "" {
-		keepDiff = reports.DiffFiles(o.out, root, scrub)
-	}
-	run, runErr := engine.Run(ctx, suites, engine.Config{
-		KeepDiff:       keepDiff,
-		BudgetUSD:      o.llm.budgetUSD,
-		Trials:         o.llm.trials,
-		KeepWorkspaces: o.keepWS,
-		Workers:        o.workers,
-		Timeout:        o.timeout,
-		Thresholds:     th,
-		Target:         w.target,
-		SingleTarget:   w.targetFlag != "",
-		Grader:         w.grader,
-		Workspace:      w.workspace,
-		Progress:       e.stderr,
-		LoadErrors:     l.loadErrors,
-		Shard:          sh.Label(),
-	})
+	run, runErr := engine.Run(ctx, suites, o.engineConfig(e, root, w, l, sh, scrub))
 	// after_all hooks run even when the run was interrupted: they clean up what before_all
 	// started.
 	w.closeWorkspaces(context.WithoutCancel(ctx))
@@ -186,6 +146,62 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		return runErr
 	}
 	return gateErr
+}
+
+// load finds the repository root, loads the eval files under the paths and applies the
+// selection filters.
+func (o *runOptions) load(ctx context.Context, e env) (string, *loaded, []*suite.Suite, error) {
+	root, err := absRoot(ctx, o.sel.root, o.paths)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if o.llm.cacheDir != "" {
+		// --cache-dir is relative to where the user typed it, as every path flag.
+		if o.llm.cacheDir, err = filepath.Abs(o.llm.cacheDir); err != nil {
+			return "", nil, nil, usageErr("--cache-dir: %w", err)
+		}
+	}
+	l, err := loadSuites(o.paths, root, e.getenv, e.stderr)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if len(l.suites) == 0 {
+		return "", nil, nil, usageErr("none of the %d eval files could be loaded", len(l.files))
+	}
+	suites, err := o.sel.apply(l.suites)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return root, l, suites, nil
+}
+
+// engineConfig is how the flags run the selected tests.
+func (o *runOptions) engineConfig(e env, root string, w *wiring, l *loaded, sh *pipeline.Sharding, scrub *redact.Redactor) engine.Config {
+	th := result.DefaultThresholds
+	if o.threshold > 0 {
+		th.Pass = o.threshold
+	}
+	th.Borderline = min(o.borderline, th.Pass)
+	var keepDiff func(suite, test, diff string) (string, error)
+	if o.out != "" {
+		keepDiff = reports.DiffFiles(o.out, root, scrub)
+	}
+	return engine.Config{
+		KeepDiff:       keepDiff,
+		BudgetUSD:      o.llm.budgetUSD,
+		Trials:         o.llm.trials,
+		KeepWorkspaces: o.keepWS,
+		Workers:        o.workers,
+		Timeout:        o.timeout,
+		Thresholds:     th,
+		Target:         w.target,
+		SingleTarget:   w.targetFlag != "",
+		Grader:         w.grader,
+		Workspace:      w.workspace,
+		Progress:       e.stderr,
+		LoadErrors:     l.loadErrors,
+		Shard:          sh.Label(),
+	}
 }
 
 // absRoot is the repository root: --root, else the git work tree of the first path.

@@ -56,8 +56,13 @@ func TestRunShardsMerge(t *testing.T) {
 	})
 	t.Run("duplicate shard", func(t *testing.T) {
 		t.Parallel()
-		code, _, stderr := invoke(t, "merge", "--root", qs, shards[0], shards[0], shards[1], shards[2], shards[3])
-		if code != 2 || !strings.Contains(stderr, "shard-1") {
+		// Two copies of one shard's artifact (the same directory named twice is one copy).
+		dup := filepath.Join(t.TempDir(), "copy-of-shard-1")
+		if err := os.CopyFS(dup, os.DirFS(shards[0])); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := invoke(t, "merge", "--root", qs, shards[0], dup, shards[1], shards[2], shards[3])
+		if code != 2 || !strings.Contains(stderr, "shard-1") || !strings.Contains(stderr, "copy-of-shard-1") {
 			t.Fatalf("a shard given twice: exit %d, want 2 naming it\n%s", code, stderr)
 		}
 	})

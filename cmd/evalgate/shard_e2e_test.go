@@ -44,20 +44,13 @@ func TestActionShardedEqualsUnsharded(t *testing.T) {
 	r.srv = sharded
 	r.env["GITHUB_API_URL"] = sharded.APIURL()
 	dir := t.TempDir()
-	for i := 1; i <= 4; i++ {
-		r.env["INPUT_SHARD"] = fmt.Sprintf("%d/4", i)
-		r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "artifacts", fmt.Sprintf("evalgate-shard-%d", i))
-		if code, log := r.run(); code != 0 {
-			t.Fatalf("shard %d/4: exit %d (a shard decides no gate)\n%s", i, code, log)
-		}
-		if n := len(sharded.Comments(42)) + len(sharded.CheckRuns()); n != 0 {
-			t.Fatalf("shard %d/4 posted %d comment(s) or check run(s); a shard publishes nothing", i, n)
-		}
+	runShards(t, r, dir, 4, 1, 2, 3, 4)
+	if n := len(sharded.Comments(42)) + len(sharded.CheckRuns()); n != 0 {
+		t.Fatalf("the shards posted %d comment(s) or check run(s); a shard publishes nothing", n)
 	}
-	delete(r.env, "INPUT_SHARD")
-	r.env["INPUT_MERGE"] = filepath.Join(dir, "artifacts")
 	// The same report directory as the unsharded run: the comment names it.
 	r.env["INPUT_REPORT_DIR"] = reportDir
+	wantResults := r.file(filepath.Join(reportDir, "results.json"))
 	if err := os.RemoveAll(reportDir); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +65,10 @@ func TestActionShardedEqualsUnsharded(t *testing.T) {
 	if normalize(gotCheck) != normalize(wantCheck) {
 		t.Errorf("merged check run differs from the unsharded one:\n--- merged\n%s\n--- unsharded\n%s", gotCheck, wantCheck)
 	}
-	for _, f := range []string{"results.json", "junit.xml", "comment.md", "check-run.json"} {
+	if got := r.file(filepath.Join(reportDir, "results.json")); normalize(got) != normalize(wantResults) || got == "" {
+		t.Errorf("merged results.json differs from the unsharded one:\n--- merged\n%s\n--- unsharded\n%s", got, wantResults)
+	}
+	for _, f := range []string{"junit.xml", "comment.md", "check-run.json", "index.jsonl"} {
 		if _, err := os.Stat(filepath.Join(reportDir, f)); err != nil {
 			t.Errorf("merged report: %v", err)
 		}
@@ -86,17 +82,7 @@ func TestActionMissingShardFailsGate(t *testing.T) {
 	srv := githubtest.New(t)
 	srv.Files = prFilesAll
 	r := newRunner(t, srv, "pull_request", prEvent(false))
-	dir := t.TempDir()
-	for i := 1; i <= 3; i++ {
-		r.env["INPUT_SHARD"] = fmt.Sprintf("%d/4", i)
-		r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "artifacts", fmt.Sprintf("evalgate-shard-%d", i))
-		if code, log := r.run(); code != 0 {
-			t.Fatalf("shard %d/4: exit %d\n%s", i, code, log)
-		}
-	}
-	delete(r.env, "INPUT_SHARD")
-	r.env["INPUT_MERGE"] = filepath.Join(dir, "artifacts")
-	r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "report")
+	runShards(t, r, t.TempDir(), 4, 1, 2, 3)
 	code, log := r.run()
 	if code != 1 {
 		t.Fatalf("merge with a missing shard: exit %d, want 1 (gate failed)\n%s", code, log)
@@ -120,4 +106,70 @@ func onlyResults(t *testing.T, srv *githubtest.Server) (comment, check string) {
 		t.Fatalf("check run is %s, want completed", cr.Status)
 	}
 	return cs[0].Body, fmt.Sprintf("conclusion %s\ntitle %s\nsummary %s\ntext %s\nannotations %v", cr.Conclusion, cr.Title, cr.Summary, cr.Text, cr.Annotations)
+}
+
+// TestActionShardsOfNothing: a pull request touching no suite still has every shard write its
+// (empty) part, and the merge posts the same "no eval suites touched" success an unsharded run
+// would, with no comment.
+func TestActionShardsOfNothing(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Files = []map[string]any{{"filename": "README.md", "status": "modified"}}
+	r := newRunner(t, srv, "pull_request", prEvent(false))
+	dir := t.TempDir()
+	runShards(t, r, dir, 2, 1, 2)
+	code, log := r.run()
+	if code != 0 {
+		t.Fatalf("merge: exit %d\n%s", code, log)
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 1 || runs[0].Conclusion != "success" || runs[0].Title != "No eval suites touched" || len(srv.Comments(42)) != 0 {
+		t.Fatalf("want one success check saying no suite was touched and no comment; got %+v, %d comments", runs, len(srv.Comments(42)))
+	}
+}
+
+// TestActionShardsThatDisagree: a shard that graded another commit is refused, and the gate's
+// check run fails with the reason rather than staying open or passing.
+func TestActionShardsThatDisagree(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Files = prFilesAll
+	r := newRunner(t, srv, "pull_request", prEvent(false))
+	dir := t.TempDir()
+	runShards(t, r, dir, 2, 1, 2)
+	manifest := filepath.Join(dir, "artifacts", "evalgate-shard-2", "shard.json")
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manifest, []byte(strings.Replace(string(b), headSHA, strings.Repeat("e", 40), 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, log := r.run()
+	if code != 2 {
+		t.Fatalf("merge of shards of two commits: exit %d, want 2\n%s", code, log)
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "failure" || !strings.Contains(runs[0].Summary, "eeeeeee") {
+		t.Fatalf("want one failed check run naming the other commit; got %+v", runs)
+	}
+	if len(srv.Comments(42)) != 0 {
+		t.Fatal("a merge that was refused posted a comment")
+	}
+}
+
+// runShards runs the given shards of n with r, each writing to its artifact directory under
+// dir, then points r at the merge of dir/artifacts.
+func runShards(t *testing.T, r *runner, dir string, n int, which ...int) {
+	t.Helper()
+	for _, i := range which {
+		r.env["INPUT_SHARD"] = fmt.Sprintf("%d/%d", i, n)
+		r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "artifacts", fmt.Sprintf("evalgate-shard-%d", i))
+		if code, log := r.run(); code != 0 {
+			t.Fatalf("shard %d/%d: exit %d\n%s", i, n, code, log)
+		}
+	}
+	delete(r.env, "INPUT_SHARD")
+	r.env["INPUT_MERGE"] = filepath.Join(dir, "artifacts")
+	r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "report")
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/evalgate/evalgate/internal/changes"
 	"github.com/evalgate/evalgate/internal/event"
-	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/glob"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
@@ -21,12 +20,17 @@ import (
 // Deps are the action's connections to the world; cmd/evalgate builds them.
 type Deps struct {
 	Event *event.Event
-	// GitHub is nil in a dry run: nothing is posted, the payloads are printed to Out.
-	GitHub *github.Client
+	// Publisher posts the check run, the comment and reactions; Source reads from GitHub.
+	// Both are the repository's *github.Repo, or in a dry run a *DryRun, which posts nothing
+	// and prints what it would post. Neither is nil.
+	Publisher Publisher
+	Source    Source
+	// DryRun is true for `evalgate action --dry-run`: a checkout that is not the event's
+	// commit only warns, and the comment is shown even without a pull request.
+	DryRun bool
 	// Actions writes outputs, the step summary and workflow commands.
 	Actions *githubactions.Action
 	Log     io.Writer // the job log
-	Out     io.Writer // where a dry run prints what it would post
 	Root    string    // the checked-out repository
 	// Load discovers and loads the suites under root.
 	Load func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error)
@@ -56,9 +60,6 @@ type Job struct {
 	Shard   string
 }
 
-// repo is the GitHub client scoped to the event's repository; callers check d.GitHub first.
-func (d *Deps) repo() *github.Repo { return d.GitHub.Repo(d.Event.Owner, d.Event.Repo) }
-
 // plan is what this event asks for.
 type plan struct {
 	sha      string // the commit graded and reported on, once the checkout is verified
@@ -72,33 +73,44 @@ type plan struct {
 	prev     previous // the gate before a partial rerun
 }
 
-// Exit codes Run returns.
-const (
-	exitOK         = 0
-	exitGateFailed = 1
-	exitConfig     = 2
-	exitCancelled  = 130
+// ExitError ends the action with a non-zero exit status: the gate failed (1), the event or
+// the configuration could not be handled (2), or the run was cancelled (130). Run returns nil
+// when the gate passed or there was nothing to do.
+type ExitError struct {
+	Code   int
+	Reason string
+}
+
+func (e *ExitError) Error() string { return e.Reason }
+
+// The ways a run of the action ends other than a pass. Everything they stand for has been
+// reported (log, summary, check run) by the time Run returns one.
+var (
+	ErrGateFailed = &ExitError{Code: 1, Reason: "the gate failed"}
+	ErrConfig     = &ExitError{Code: 2, Reason: "the event or configuration could not be handled"}
+	ErrCancelled  = &ExitError{Code: 130, Reason: "cancelled"}
 )
 
 // finishTimeout bounds the writes that complete the gate after the run was cancelled. The
 // runner escalates a cancel from SIGINT to SIGTERM after 7.5 s and kills 2.5 s later.
 const finishTimeout = 7 * time.Second
 
-// Run handles one event and returns the process exit code: 1 when the gate fails, 130 when
-// the run was interrupted (after completing its check run as cancelled).
-func Run(ctx context.Context, in Inputs, d Deps) int {
+// Run handles one event. It returns ErrGateFailed when the gate fails, ErrCancelled when the
+// run was interrupted (after completing its check run as cancelled), ErrConfig when the event
+// or configuration could not be handled, and nil otherwise.
+func Run(ctx context.Context, in Inputs, d Deps) error {
 	ev := d.Event
 	if !ev.Supported {
 		d.logf("evalgate: nothing to do: %s", ev.Why)
 		d.finish(in, nil, "skip", "", 0)
-		return exitOK
+		return nil
 	}
-	p, code, ok := d.plan(ctx, in)
+	p, err, ok := d.plan(ctx, in)
 	if !ok {
 		if ctx.Err() != nil {
-			return exitCancelled
+			return ErrCancelled
 		}
-		return code
+		return err
 	}
 	if in.Merge != "" {
 		return d.runMerged(ctx, in, p)
@@ -107,11 +119,11 @@ func Run(ctx context.Context, in Inputs, d Deps) int {
 	if err != nil {
 		d.logf("evalgate: %v", err)
 		d.react(ctx, p, "confused")
-		return exitConfig
+		return ErrConfig
 	}
 	picked, why := d.pick(ctx, in, p, suites)
 	if ctx.Err() != nil {
-		return exitCancelled
+		return ErrCancelled
 	}
 	if in.Shard != nil {
 		return d.runShard(ctx, in, p, picked, loadErrs, why)
@@ -119,6 +131,12 @@ func Run(ctx context.Context, in Inputs, d Deps) int {
 	if len(picked) == 0 && len(loadErrs) == 0 {
 		return d.nothingRan(ctx, in, p, suites)
 	}
+	return d.runSuites(ctx, in, p, Job{Suites: picked, LoadErrors: loadErrs, Why: why})
+}
+
+// runSuites runs the selected suites and publishes the run: the check run opens before the
+// first test and is completed even when the run is cancelled.
+func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error {
 	if p.only != "" {
 		// Read before this run opens its own check run, which would then be the latest.
 		p.prev = d.previousGate(ctx, in, p.sha)
@@ -127,7 +145,8 @@ func Run(ctx context.Context, in Inputs, d Deps) int {
 	// When the cancel came tells tests it interrupted from tests that had finished.
 	cancelledAt := make(chan time.Time, 1)
 	stop := context.AfterFunc(ctx, func() { cancelledAt <- time.Now() })
-	run, err := d.Execute(ctx, p.trust, Job{Suites: picked, LoadErrors: loadErrs, Context: d.context(p, pub.checkURL), Why: why})
+	job.Context = d.context(p, pub.checkURL)
+	run, err := d.Execute(ctx, p.trust, job)
 	var at time.Time
 	if !stop() {
 		at = <-cancelledAt
@@ -146,31 +165,31 @@ func Run(ctx context.Context, in Inputs, d Deps) int {
 		pub.abort(ctx, err, cause)
 		d.react(ctx, p, "confused")
 		if cause != nil {
-			return exitCancelled
+			return ErrCancelled
 		}
-		return exitConfig
+		return ErrConfig
 	}
 	if err != nil && cause == nil {
 		// The run stopped early with a complete result (an unreachable model endpoint): the
 		// results say which tests did not run; the log says why, once.
 		d.logf("evalgate: %v", err)
 	}
-	code = pub.publish(ctx, run, cause, at)
-	d.react(ctx, p, reaction(code))
-	return code
+	err = pub.publish(ctx, run, cause, at)
+	d.react(ctx, p, reaction(err))
+	return err
 }
 
 // nothingRan answers a selection with no test in it. A partial rerun whose glob matched
 // nothing leaves the gate as it was; anything else touched no eval suite.
-func (d *Deps) nothingRan(ctx context.Context, in Inputs, p plan, suites []*suite.Suite) int {
+func (d *Deps) nothingRan(ctx context.Context, in Inputs, p plan, suites []*suite.Suite) error {
 	if p.only != "" {
 		d.nothingSelected(in, p, suites)
 		d.react(ctx, p, "confused")
-		return exitOK
+		return nil
 	}
 	d.noSuites(ctx, in, p)
 	d.react(ctx, p, "rocket")
-	return exitOK
+	return nil
 }
 
 // interruption is why ctx ended (a signal, a deadline), or nil while it is live.
@@ -223,20 +242,18 @@ func (d *Deps) pick(ctx context.Context, in Inputs, p plan, suites []*suite.Suit
 // changedFiles lists the PR's files through the API, falling back to git diff when the API
 // caps the list or is unavailable (a dry run has no API).
 func (d *Deps) changedFiles(ctx context.Context, p plan) ([]string, error) {
-	if d.GitHub != nil {
-		files, truncated, err := d.repo().ListPullRequestFiles(ctx, p.pr)
-		if err == nil && !truncated {
-			var out []string
-			for _, f := range files {
-				out = append(out, f.Name)
-				if f.PreviousName != "" {
-					out = append(out, f.PreviousName)
-				}
+	files, truncated, err := d.Source.ListPullRequestFiles(ctx, p.pr)
+	if err == nil && !truncated {
+		var out []string
+		for _, f := range files {
+			out = append(out, f.Name)
+			if f.PreviousName != "" {
+				out = append(out, f.PreviousName)
 			}
-			return out, nil
 		}
-		d.logf("evalgate: PR files API incomplete (truncated %v, err %v); using git diff", truncated, err)
+		return out, nil
 	}
+	d.logf("evalgate: PR files API incomplete (truncated %v, err %v); using git diff", truncated, err)
 	if p.base == "" || p.sha == "" {
 		return nil, errors.New("no base and head commits to diff")
 	}
@@ -244,8 +261,8 @@ func (d *Deps) changedFiles(ctx context.Context, p plan) ([]string, error) {
 }
 
 func (d *Deps) react(ctx context.Context, p plan, content string) {
-	if p.comment != nil && d.GitHub != nil {
-		if err := d.repo().React(ctx, p.comment.ID, content); err != nil {
+	if p.comment != nil {
+		if err := d.Publisher.React(ctx, p.comment.ID, content); err != nil {
 			d.logf("evalgate: reaction: %v", err)
 		}
 	}

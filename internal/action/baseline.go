@@ -27,11 +27,11 @@ const autoBaselineTimeout = 90 * time.Second
 // maxBaselineReason bounds the reason in a "no baseline" note (it can quote an API error).
 const maxBaselineReason = 400
 
-// baseline returns the comparison with the base run, and a note for the comment, the summary
-// and the check run. A missing or unreadable baseline never fails the run: the results are
+// baseline returns the base run to compare with (nil: none), and a note for the comment, the
+// summary and the check run. A missing or unreadable baseline never fails the run: the results are
 // reported without deltas (the first run on a branch has none). A baseline only adds deltas
 // and, with fail_on_regression, failures: it can never make the gate pass.
-func (d *Deps) baseline(ctx context.Context, in Inputs, p plan, run *result.Run, cancelled bool) (*reports.Comparison, string) {
+func (d *Deps) baseline(ctx context.Context, in Inputs, p plan, cancelled bool) (*result.Run, string) {
 	switch {
 	case in.Baseline == "":
 		return nil, ""
@@ -42,7 +42,7 @@ func (d *Deps) baseline(ctx context.Context, in Inputs, p plan, run *result.Run,
 	case in.Baseline == baselineAuto:
 		ctx, cancel := context.WithTimeout(ctx, autoBaselineTimeout)
 		defer cancel()
-		return d.autoBaseline(ctx, in, p, run)
+		return d.autoBaseline(ctx, in, p)
 	}
 	path := in.Baseline
 	if !filepath.IsAbs(path) {
@@ -59,23 +59,20 @@ func (d *Deps) baseline(ctx context.Context, in Inputs, p plan, run *result.Run,
 		d.logf("evalgate: baseline %s: %v (reporting without deltas)", in.Baseline, err)
 		return nil, ""
 	}
-	return reports.Compare(base, run, reports.DefaultNoise), ""
+	return base, ""
 }
 
 // autoBaseline downloads the results of this workflow's run on the pull request's base commit
 // (or, failing that, the newest on its base branch) from the Actions artifacts API. It needs
 // the actions: read permission, which a fork's read-only token has too.
-func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan, run *result.Run) (*reports.Comparison, string) {
+func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan) (*result.Run, string) {
 	if p.pr == 0 || (p.base == "" && p.baseRef == "") {
 		// The runs that upload the baseline (pushes to the default branch) have no base.
 		d.logf("evalgate: baseline: auto compares pull requests with their base; not a pull request")
 		return nil, ""
 	}
-	if d.GitHub == nil {
-		return nil, noBaseline(errors.New("a dry run does not call the GitHub API"))
-	}
 	q := baseline.Query{Artifact: in.BaselineArtifact, BaseSHA: p.base, BaseRef: p.baseRef}
-	found, err := baseline.Find(ctx, d.repo(), q)
+	found, err := baseline.Find(ctx, d.Source, q)
 	if err != nil {
 		d.logf("evalgate: %s (reporting without deltas)", oneLine(err.Error()))
 		return nil, noBaseline(err)
@@ -93,7 +90,7 @@ func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan, run *result.
 	}
 	d.logf("evalgate: baseline: artifact %d (%s) of the run on %s", a.ID, oneLine(a.Name), oneLine(a.HeadSHA))
 	note := fmt.Sprintf("> Baseline: artifact %s of %s, uploaded %s.", code(a.Name), where, a.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
-	return reports.Compare(base, run, reports.DefaultNoise), note
+	return base, note
 }
 
 // noBaseline is the note saying why there are no deltas.

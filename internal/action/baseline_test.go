@@ -68,7 +68,7 @@ func TestAutoBaseline(t *testing.T) {
 		head     *result.Run
 		fork     bool
 		regress  bool
-		wantExit int
+		wantExit error
 		wantConc string
 		wantNote string
 		deltas   bool
@@ -78,36 +78,36 @@ func TestAutoBaseline(t *testing.T) {
 			for range 120 { // newer runs on other branches push it to page two
 				srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "other", HeadBranch: "feature", Zip: reportZip(t, scoredRun(2, 0))})
 			}
-		}, scoredRun(2, 0.9), false, false, exitOK, "success", "Baseline: artifact `evalgate-report` of the base commit `b45e00000000`", true},
+		}, scoredRun(2, 0.9), false, false, nil, "success", "Baseline: artifact `evalgate-report` of the base commit `b45e00000000`", true},
 		{"regression fails only with fail_on_regression", func(t *testing.T, srv *githubtest.Server) {
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 1))})
-		}, scoredRun(2, 0.85), false, true, exitGateFailed, "failure", "Baseline: artifact", true},
+		}, scoredRun(2, 0.85), false, true, ErrGateFailed, "failure", "Baseline: artifact", true},
 		{"a fork's better baseline cannot pass a failing run", func(t *testing.T, srv *githubtest.Server) {
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 0))})
-		}, scoredRun(2, 0.5), true, false, exitGateFailed, "failure", "Baseline: artifact", true},
+		}, scoredRun(2, 0.5), true, false, ErrGateFailed, "failure", "Baseline: artifact", true},
 		{"branch fallback", func(t *testing.T, srv *githubtest.Server) {
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "older", HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 1))})
-		}, scoredRun(2, 0.9), false, false, exitOK, "success", "the newest run on the base branch `main`", true},
+		}, scoredRun(2, 0.9), false, false, nil, "success", "the newest run on the base branch `main`", true},
 		{"list 404", func(t *testing.T, srv *githubtest.Server) {
 			srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
-		}, scoredRun(2, 0.9), false, true, exitOK, "success", "grant `permissions: actions: read`?)", false},
+		}, scoredRun(2, 0.9), false, true, nil, "success", "grant `permissions: actions: read`?)", false},
 		{"list 403 without actions: read", func(t *testing.T, srv *githubtest.Server) {
 			srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusForbidden, Body: `{"message":"Resource not accessible by integration"}`})
-		}, scoredRun(2, 0.9), false, true, exitOK, "success", "Resource not accessible by integration (does the workflow grant `permissions: actions: read`?)", false},
+		}, scoredRun(2, 0.9), false, true, nil, "success", "Resource not accessible by integration (does the workflow grant `permissions: actions: read`?)", false},
 		{"all expired", func(t *testing.T, srv *githubtest.Server) {
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Expired: true})
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "x", HeadBranch: "main", Expired: true})
-		}, scoredRun(2, 0.9), false, true, exitOK, "success", "every artifact named \"evalgate-report\" has expired", false},
+		}, scoredRun(2, 0.9), false, true, nil, "success", "every artifact named \"evalgate-report\" has expired", false},
 		{"fork-uploaded artifact on the base branch is ignored", func(t *testing.T, srv *githubtest.Server) {
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "evil", HeadBranch: "main", Fork: true, Zip: reportZip(t, scoredRun(2, 1))})
-		}, scoredRun(2, 0.9), false, true, exitOK, "success", "**No baseline:** no artifact named", false},
+		}, scoredRun(2, 0.9), false, true, nil, "success", "**No baseline:** no artifact named", false},
 		{"zip with traversal names", func(t *testing.T, srv *githubtest.Server) {
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main",
 				Zip: reportZip(t, nil, "../results.json", `{"schema_version":1}`, "../../etc/passwd", "x")})
-		}, scoredRun(2, 0.9), false, true, exitOK, "success", "no results.json at its top level", false},
+		}, scoredRun(2, 0.9), false, true, nil, "success", "no results.json at its top level", false},
 		{"not a results file", func(t *testing.T, srv *githubtest.Server) {
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, nil, "results.json", "{}")})
-		}, scoredRun(2, 0.9), false, true, exitOK, "success", "results.json: read results: no schema_version", false},
+		}, scoredRun(2, 0.9), false, true, nil, "success", "results.json: read results: no schema_version", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,13 +121,13 @@ func TestAutoBaseline(t *testing.T) {
 			id := srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "head", Status: "in_progress"})
 			ev := &event.Event{Name: "pull_request", Owner: "acme", Repo: "agents", PR: 7, HeadSHA: "head", BaseSHA: baseSHA, BaseRef: "main", IsFork: tt.fork}
 			var log bytes.Buffer
-			d := &Deps{GitHub: gh, Event: ev, Log: &log, Out: io.Discard, Root: t.TempDir()}
+			d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: ev, Log: &log, Root: t.TempDir()}
 			in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Comment: "always",
 				Baseline: "auto", BaselineArtifact: "evalgate-report", FailOnRegression: tt.regress}
 			p := plan{sha: "head", pr: 7, base: baseSHA, baseRef: "main"}
 			pub := &publisher{d: d, in: in, p: p, checkID: id, forbidden: tt.fork}
-			if code := pub.publish(context.Background(), tt.head, nil, time.Time{}); code != tt.wantExit {
-				t.Fatalf("exit %d, want %d; log:\n%s", code, tt.wantExit, log.String())
+			if err := pub.publish(context.Background(), tt.head, nil, time.Time{}); err != tt.wantExit {
+				t.Fatalf("publish: %v, want %v; log:\n%s", err, tt.wantExit, log.String())
 			}
 			if n, pages := srv.Count(githubtest.ListArtifacts), len(srv.BlobRequests()); strings.HasPrefix(tt.name, "on the base commit") && (n != 2 || pages != 1) {
 				t.Errorf("%d list requests and %d downloads, want 2 pages and 1 download", n, pages)
@@ -169,14 +169,14 @@ func TestAutoBaselineOutsidePullRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &Deps{GitHub: gh, Event: &event.Event{Name: "push", Owner: "acme", Repo: "agents"}, Log: io.Discard}
+	d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Name: "push", Owner: "acme", Repo: "agents"}, Log: io.Discard}
 	in := Inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
-	cmp, note := d.baseline(context.Background(), in, plan{sha: "abc"}, scoredRun(1, 1), false)
+	cmp, note := d.baseline(context.Background(), in, plan{sha: "abc"}, false)
 	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
 		t.Fatalf("comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
 	}
 	// Nor does a cancelled pull request run, whose last seconds go to the check run.
-	cmp, note = d.baseline(context.Background(), in, plan{sha: "abc", pr: 7, base: "b", baseRef: "main"}, scoredRun(1, 1), true)
+	cmp, note = d.baseline(context.Background(), in, plan{sha: "abc", pr: 7, base: "b", baseRef: "main"}, true)
 	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
 		t.Fatalf("cancelled: comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
 	}

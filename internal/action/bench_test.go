@@ -40,8 +40,8 @@ func BenchmarkCompleteCheck(b *testing.B) {
 	ctx := context.Background()
 	var requests int
 	for b.Loop() {
-		d.GitHub = client()
-		id, _, err := client().Repo("acme", "agents").CreateCheckRun(ctx, github.CheckRunOptions{Name: "evalgate", HeadSHA: "0123456789abcdef0123456789abcdef01234567", Title: "Running", Summary: "running"})
+		d.Publisher = client().Repo("acme", "agents")
+		id, _, err := d.Publisher.CreateCheckRun(ctx, github.CheckRunOptions{Name: "evalgate", HeadSHA: "0123456789abcdef0123456789abcdef01234567", Title: "Running", Summary: "running"})
 		if err != nil {
 			b.Fatal(err)
 		}

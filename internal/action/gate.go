@@ -91,7 +91,7 @@ type previous struct {
 
 // previousGate reads the latest check run named like the gate on sha.
 func (d *Deps) previousGate(ctx context.Context, in Inputs, sha string) previous {
-	runs, err := d.repo().ListCheckRuns(ctx, sha, github.ListCheckRunsOptions{CheckName: in.CheckName, Latest: true})
+	runs, err := d.Source.ListCheckRuns(ctx, sha, github.ListCheckRunsOptions{CheckName: in.CheckName, Latest: true})
 	if err != nil {
 		d.logf("evalgate: cannot read the previous %s check run on %s: %v", in.CheckName, sha, err)
 		return previous{err: err}

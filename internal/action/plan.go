@@ -12,16 +12,16 @@ import (
 )
 
 // plan decides, before anything runs, whether this event may run (Decide), which commit it
-// grades, and that this commit is the one checked out. ok is false when nothing runs; code is
-// then the exit code.
-func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, code int, ok bool) {
+// grades, and that this commit is the one checked out. ok is false when nothing runs; err is
+// then how the action ends (nil: nothing to do).
+func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, err error, ok bool) {
 	ev := d.Event
 	p = plan{sha: ev.HeadSHA, pr: ev.PR, base: ev.BaseSHA, baseRef: ev.BaseRef, selected: ev.PR != 0}
 	fork, headRepo := ev.IsFork, ev.HeadRepo
 	if ev.Name == "issue_comment" {
 		pr, ok := d.command(ctx, in, &p)
 		if !ok {
-			return p, exitOK, false
+			return p, nil, false
 		}
 		fork, headRepo = pr.IsFork || pr.HeadRepo == "", pr.HeadRepo
 	}
@@ -29,17 +29,17 @@ func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, code int, ok bool) 
 	if !p.trust.Run {
 		d.refuse(in, p, headRepo)
 		d.react(ctx, p, "confused")
-		return p, exitOK, false
+		return p, nil, false
 	}
 	if p.trust.ForkCode {
 		d.logf("evalgate: warning: running code from the fork %s with this job's secrets, as allowed by %s", headRepo, optInName(ev.Name))
 	}
-	if code, ok := d.verifyCheckout(ctx, in, &p); !ok {
+	if err, ok := d.verifyCheckout(ctx, in, &p); !ok {
 		d.react(ctx, p, "confused")
-		return p, code, false
+		return p, err, false
 	}
 	d.react(ctx, p, "eyes")
-	return p, exitOK, true
+	return p, nil, true
 }
 
 // command reads a rerun command: who may give it, and which commit it grades. The head is
@@ -51,18 +51,18 @@ func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullReq
 		d.logf("evalgate: comment %d is not a %s rerun command; ignored", ev.Comment.ID, in.Command)
 		return nil, false
 	}
-	if d.GitHub == nil {
+	if d.DryRun {
 		d.logf("evalgate: dry run: a rerun command needs the GitHub API; ignored")
 		return nil, false
 	}
 	// author_association misreports private org members, so permission is asked of the API.
-	perm, err := d.repo().PermissionLevel(ctx, ev.Comment.Author)
+	perm, err := d.Source.PermissionLevel(ctx, ev.Comment.Author)
 	if err != nil || (perm != "admin" && perm != "write") {
 		d.logf("evalgate: rerun by %s ignored: write or admin permission required (have %q, err %v)", ev.Comment.Author, perm, err)
 		return nil, false
 	}
 	p.comment = ev.Comment
-	pr, err := d.repo().GetPullRequest(ctx, ev.PR)
+	pr, err := d.Source.GetPullRequest(ctx, ev.PR)
 	if err != nil {
 		d.logf("evalgate: rerun: %v", err)
 		d.react(ctx, *p, "confused")
@@ -109,18 +109,18 @@ func orUnknown(s string) string {
 
 // verifyCheckout makes sure results go only on the commit that was checked out and graded. It
 // sets p.sha to that commit. In a dry run nothing is posted, so it only warns.
-func (d *Deps) verifyCheckout(ctx context.Context, in Inputs, p *plan) (int, bool) {
+func (d *Deps) verifyCheckout(ctx context.Context, in Inputs, p *plan) (error, bool) {
 	ev := d.Event
-	dry := d.GitHub == nil
+	dry := d.DryRun
 	head, err := d.checkedOut(ctx)
 	if err != nil {
 		if dry {
 			d.logf("evalgate: dry run: cannot tell which commit is checked out (%v); grading the workspace as %s", err, orUnknown(p.sha))
-			return exitOK, true
+			return nil, true
 		}
 		d.logf("evalgate: not run: cannot tell which commit is checked out in %s (%v), and results go only on the commit that was graded", d.Root, err)
 		d.summary(fmt.Sprintf("## evalgate: not run\n\nevalgate could not tell which commit is checked out in the workspace (`git rev-parse HEAD` failed), so it would not know which commit it graded. Check the repository out with `actions/checkout` before the evalgate step.\n\n%s\n", fence(err.Error())))
-		return exitConfig, false
+		return ErrConfig, false
 	}
 	switch p.trust.Checkout {
 	case CheckoutAny:
@@ -128,30 +128,30 @@ func (d *Deps) verifyCheckout(ctx context.Context, in Inputs, p *plan) (int, boo
 			d.logf("evalgate: the event names %s, but %s is checked out: grading and reporting on %s", p.sha, head, head)
 		}
 		p.sha = head
-		return exitOK, true
+		return nil, true
 	case CheckoutHeadOrMerge:
 		if head == p.sha {
-			return exitOK, true
+			return nil, true
 		}
 		if ev.SHA != "" && head == ev.SHA {
 			d.logf("evalgate: grading the test merge commit %s (GITHUB_SHA) and reporting on the pull request head %s, as GitHub's CI does", head, p.sha)
-			return exitOK, true
+			return nil, true
 		}
 	case CheckoutHead:
 		if head == p.sha {
-			return exitOK, true
+			return nil, true
 		}
 	}
 	if dry {
 		d.logf("evalgate: dry run: %s is checked out, but the results would go on %s", head, orUnknown(p.sha))
-		return exitOK, true
+		return nil, true
 	}
 	d.mismatch(in, p, head)
 	if ev.Name == "issue_comment" {
 		// The head moved after the checkout: the push has its own pull_request run.
-		return exitOK, false
+		return nil, false
 	}
-	return exitConfig, false
+	return ErrConfig, false
 }
 
 // checkoutFix is the actions/checkout step that puts the graded commit in the workspace.

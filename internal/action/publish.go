@@ -2,16 +2,15 @@ package action
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/reports"
@@ -34,13 +33,14 @@ func (d *Deps) marker(in Inputs) string {
 	return fmt.Sprintf("<!-- evalgate:comment key=%s -->", in.CheckName)
 }
 
-// publisher opens the in_progress check run on the graded commit.
+// publisher opens the in_progress check run on the graded commit (a dry run shows one even
+// when it cannot tell the commit).
 func (d *Deps) publisher(ctx context.Context, in Inputs, p plan) *publisher {
 	pub := &publisher{d: d, in: in, p: p}
-	if d.GitHub == nil || p.sha == "" {
+	if p.sha == "" && !d.DryRun {
 		return pub
 	}
-	id, url, err := d.repo().CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: "Running evals", Summary: "evalgate is running the eval suites for this commit."})
+	id, url, err := d.Publisher.CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: "Running evals", Summary: "evalgate is running the eval suites for this commit."})
 	switch {
 	case errors.Is(err, github.ErrForbidden):
 		pub.forbidden = true
@@ -62,57 +62,32 @@ func (pub *publisher) abort(ctx context.Context, cause, interrupted error) {
 	if interrupted != nil {
 		conclusion, title, msg = "cancelled", "Cancelled", fmt.Sprintf("The run was cancelled (%v) before any result: %v", interrupted, cause)
 	}
-	if err := pub.d.repo().CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: conclusion, Title: title, Summary: msg}); err != nil {
+	if err := pub.d.Publisher.CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: conclusion, Title: title, Summary: msg}); err != nil {
 		pub.d.logf("evalgate: complete check run: %v", err)
 	}
 }
 
 // publish renders and posts a finished (or, with cancelled set, interrupted) run; it returns
-// the exit code of the gate. The run is rendered once, from one view: the check run is
-// completed first, then the report files, the job log's table, the comment and the summary
-// are written from what was rendered.
-func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) int {
+// how the action ends: nil, ErrGateFailed or ErrCancelled. The run is rendered once, from one
+// view: the check run is completed first, then the report files, the job log's table, the
+// comment and the summary are written from what was rendered.
+func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) error {
 	d, in := pub.d, pub.in
-	rerun := in.Command + " rerun"
-	hint := "the job summary and " + in.ReportDir
-	cmp, baseNote := d.baseline(ctx, in, pub.p, run, cancelled != nil)
-	rep := reports.NewReport(run, cmp)
-	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression}
-	decision := policy.Decide(run, cmp.Regressions())
-	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)
-	g.note = joinNotes(g.note, baseNote)
-	// Room for the note before the results and the state block after them (plus the flags
-	// conclude may still set in it), and for the line saying how many annotations were posted.
-	reserve := len(g.note) + len(g.block()) + 64 + maxAnnotationNote
-	check := rep.CheckRun(reports.CheckOptions{Gate: decision, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, MaxBytes: reports.MaxCheckTextBytes - reserve})
-	g.conclude(&check, rerun)
-	posted := postedCheck(check, in.ReportDir, cancelled == nil)
-	copts := reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, Gate: decision}
-	if g.note != "" {
-		copts.MaxBytes = reports.MaxCommentBytes - len(g.note) - 2
-	}
-	render := func(copts reports.CommentOptions) string { return withNote(rep.Comment(copts), g.note) }
-	comment := render(copts)
-	if d.GitHub == nil {
-		pub.dryRun(comment, posted)
-	}
-	failed := gate.Fails(check.Conclusion)
+	r := pub.render(ctx, run, cancelled, cancelledAt)
+	failed := gate.Fails(r.check.Conclusion)
 	if pub.checkID != 0 {
-		pub.complete(ctx, posted)
+		pub.complete(ctx, r.posted)
 	}
-	summary := rep.StepSummary(reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, Gate: decision})
-	if g.note != "" {
-		summary = g.note + "\n\n" + summary
-	}
-	files := &reports.Rendered{Comment: comment, Summary: summary, Check: check}
-	if err := rep.WriteAll(d.reportDir(in), reports.FilesOptions{Posted: files, JUnit: reports.JUnitOptions{Gate: decision}, Root: d.Root, Scrub: d.Scrub}); err != nil {
+	files := &reports.Rendered{Comment: r.comment, Summary: r.summary, Check: r.check}
+	if err := r.rep.WriteAll(d.reportDir(in), reports.FilesOptions{Posted: files, JUnit: reports.JUnitOptions{Gate: r.decision}, Root: d.Root, Scrub: d.Scrub}); err != nil {
 		d.logf("evalgate: write reports: %v", err)
 	}
-	d.logTable(rep, decision)
+	d.logTable(r.rep, r.decision)
 	commentURL := ""
-	if d.GitHub != nil && pub.p.pr != 0 && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
-		commentURL = pub.comment(ctx, copts, comment, render)
+	if (pub.p.pr != 0 || d.DryRun) && !pub.forbidden && (in.Comment == "always" || (in.Comment == "on_failure" && failed)) {
+		commentURL = pub.comment(ctx, r)
 	}
+	summary := r.summary
 	if pub.forbidden {
 		summary = "> evalgate could not post a comment or check run (the token is read-only); the results are here.\n\n" + summary
 	}
@@ -124,11 +99,57 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	d.finish(in, run, verdict, commentURL, pub.checkID)
 	switch {
 	case cancelled != nil:
-		return exitCancelled
+		return ErrCancelled
 	case failed:
-		return exitGateFailed
+		return ErrGateFailed
 	}
-	return exitOK
+	return nil
+}
+
+// rendered is a finished run rendered once: what the check run, the comment, the step summary,
+// the report files and the job log show.
+type rendered struct {
+	rep      *reports.Report
+	decision gate.Decision
+	// check has every annotation (check-run.json); posted is what the completing request
+	// carries.
+	check, posted reports.CheckOutput
+	copts         reports.CommentOptions
+	comment       string
+	// render renders the comment again with other options (a shorter one after a 422).
+	render  func(reports.CommentOptions) string
+	summary string
+}
+
+// render concludes the run (baseline, gate) and renders the check run, the comment and the
+// summary, with the partial-rerun and cancellation notes.
+func (pub *publisher) render(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) *rendered {
+	d, in := pub.d, pub.in
+	rerun := in.Command + " rerun"
+	hint := "the job summary and " + in.ReportDir
+	base, baseNote := d.baseline(ctx, in, pub.p, cancelled != nil)
+	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression}
+	c := pipeline.Conclude(run, base, policy)
+	r := &rendered{rep: c.Report, decision: c.Decision}
+	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)
+	g.note = joinNotes(g.note, baseNote)
+	// Room for the note before the results and the state block after them (plus the flags
+	// conclude may still set in it), and for the line saying how many annotations were posted.
+	reserve := len(g.note) + len(g.block()) + 64 + maxAnnotationNote
+	r.check = r.rep.CheckRun(reports.CheckOptions{Gate: r.decision, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, MaxBytes: reports.MaxCheckTextBytes - reserve})
+	g.conclude(&r.check, rerun)
+	r.posted = postedCheck(r.check, in.ReportDir, cancelled == nil)
+	r.copts = reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, Gate: r.decision}
+	if g.note != "" {
+		r.copts.MaxBytes = reports.MaxCommentBytes - len(g.note) - 2
+	}
+	r.render = func(copts reports.CommentOptions) string { return withNote(r.rep.Comment(copts), g.note) }
+	r.comment = r.render(r.copts)
+	r.summary = r.rep.StepSummary(reports.SummaryOptions{CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: in.ReportDir, Gate: r.decision})
+	if g.note != "" {
+		r.summary = g.note + "\n\n" + r.summary
+	}
+	return r
 }
 
 // maxAnnotationNote bounds the line postedCheck puts before the check run's text.
@@ -160,18 +181,19 @@ func (pub *publisher) complete(ctx context.Context, check reports.CheckOutput) {
 	for i, a := range check.Annotations {
 		anns[i] = github.Annotation{Path: a.Path, StartLine: a.StartLine, EndLine: a.EndLine, Level: a.Level, Title: a.Title, Message: a.Message, RawDetails: a.RawDetails}
 	}
-	if err := d.repo().CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: check.Conclusion, Title: check.Title, Summary: check.Summary, Text: check.Text, Annotations: anns}); err != nil {
+	if err := d.Publisher.CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: check.Conclusion, Title: check.Title, Summary: check.Summary, Text: check.Text, Annotations: anns}); err != nil {
 		d.logf("evalgate: complete check run: %v", err)
 	}
 }
 
 // comment posts the sticky comment, rendering a shorter one when GitHub says it is too long.
-func (pub *publisher) comment(ctx context.Context, copts reports.CommentOptions, body string, render func(reports.CommentOptions) string) string {
+func (pub *publisher) comment(ctx context.Context, r *rendered) string {
 	d := pub.d
-	url, err := d.repo().UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: body})
+	url, err := d.Publisher.UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: r.copts.Marker, Body: r.comment})
 	if errors.Is(err, github.ErrBodyTooLong) {
+		copts := r.copts
 		copts.MaxBytes = shortComment
-		url, err = d.repo().UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: render(copts)})
+		url, err = d.Publisher.UpsertComment(ctx, pub.p.pr, github.CommentOptions{Marker: copts.Marker, Body: r.render(copts)})
 	}
 	if errors.Is(err, github.ErrForbidden) {
 		pub.forbidden = true
@@ -184,37 +206,21 @@ func (pub *publisher) comment(ctx context.Context, copts reports.CommentOptions,
 	return url
 }
 
-// dryRun prints what would be posted. The comment and the payload carry model and agent text,
-// so they are printed between stop-commands markers.
-func (pub *publisher) dryRun(comment string, check reports.CheckOutput) {
-	payload := map[string]any{"name": pub.in.CheckName, "head_sha": pub.p.sha, "status": "completed", "conclusion": check.Conclusion,
-		"output": map[string]any{"title": check.Title, "summary": check.Summary, "text": check.Text, "annotations": check.Annotations}}
-	b, _ := json.MarshalIndent(payload, "", "  ")
-	stopped(pub.d.Out, func(w io.Writer) {
-		sw := pub.d.Scrub.Writer(w)
-		fmt.Fprintf(sw, "=== comment (PR #%d, marker %s)\n%s\n", pub.p.pr, pub.d.marker(pub.in), comment)
-		fmt.Fprintf(sw, "=== check run\n%s", b)
-		_ = sw.Close()
-	})
-}
-
 // noSuites reports a run with nothing to do as a success that says so. Its (empty) gate state
 // lets a later partial rerun on the commit build on it.
 func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan) {
 	const title = "No eval suites touched"
 	body := "This change touches no eval suite, file a suite reads, or `run_all_paths` glob, so no evals ran."
 	d.logf("evalgate: %s", title)
-	if d.GitHub != nil && p.sha != "" {
-		id, _, err := d.repo().CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: title, Summary: body})
+	if p.sha != "" || d.DryRun {
+		id, _, err := d.Publisher.CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: title, Summary: body})
 		if err == nil {
 			state := gateState{Version: 1, Blocking: map[string]suiteGate{}, Ran: []string{}}
-			err = d.repo().CompleteCheckRun(ctx, id, github.CheckRunOutput{Name: in.CheckName, Conclusion: "success", Title: title, Summary: body + state.block()})
+			err = d.Publisher.CompleteCheckRun(ctx, id, github.CheckRunOutput{Name: in.CheckName, Conclusion: "success", Title: title, Summary: body + state.block()})
 		}
 		if err != nil {
 			d.logf("evalgate: check run: %v", err)
 		}
-	} else if d.GitHub == nil {
-		fmt.Fprintf(d.Out, "=== check run\n{\"head_sha\": %q, \"conclusion\": \"success\", \"title\": %q}\n", p.sha, title)
 	}
 	d.summary("## evalgate: " + title + "\n\n" + body + "\n")
 	d.finish(in, nil, "pass", "", 0)

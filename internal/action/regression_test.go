@@ -40,11 +40,11 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 		name  string
 		head  *result.Run
 		want  string
-		code  int
+		code  error
 		title string
 	}{
-		{"significant drop fails", passingTrials(0.85, 0.8, 0.85, 0.8, 0.85), gate.Failure, exitGateFailed, "1 regression(s) against the baseline"},
-		{"noisy drop beyond the noise threshold passes", passingTrials(1, 0.4, 1, 1, 0.9), gate.Success, exitOK, ""},
+		{"significant drop fails", passingTrials(0.85, 0.8, 0.85, 0.8, 0.85), gate.Failure, ErrGateFailed, "1 regression(s) against the baseline"},
+		{"noisy drop beyond the noise threshold passes", passingTrials(1, 0.4, 1, 1, 0.9), gate.Success, nil, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,11 +63,11 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "abc", Status: "in_progress"})
-			d := &Deps{GitHub: gh, Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Out: io.Discard, Root: dir}
+			d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Root: dir}
 			in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Baseline: "base.json", FailOnRegression: true}
 			pub := &publisher{d: d, in: in, p: plan{sha: "abc"}, checkID: id}
-			if code := pub.publish(context.Background(), tc.head, nil, time.Time{}); code != tc.code {
-				t.Errorf("exit %d, want %d", code, tc.code)
+			if err := pub.publish(context.Background(), tc.head, nil, time.Time{}); err != tc.code {
+				t.Errorf("publish: %v, want %v", err, tc.code)
 			}
 			runs := srv.CheckRuns()
 			if len(runs) != 1 || runs[0].Conclusion != tc.want || !strings.HasPrefix(runs[0].Title, tc.title) {

@@ -28,12 +28,12 @@ func (in Inputs) salt() string {
 
 // runShard runs this job's shard of the picked suites and writes its partial result. Even a
 // shard with no test writes one: the merge must see every shard to trust the whole.
-func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.Suite, loadErrs []*result.SuiteResult, why map[string]string) int {
+func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.Suite, loadErrs []*result.SuiteResult, why map[string]string) error {
 	sh := &pipeline.Sharding{Spec: *in.Shard, Durations: d.inRoot(in.ShardDurations), Salt: in.salt()}
 	split, mine, err := sh.Split(picked, loadErrs, in.Target != "", in.Trials)
 	if err != nil {
 		d.logf("evalgate: %v", err)
-		return exitConfig
+		return ErrConfig
 	}
 	d.logf("evalgate: shard %s: %d of %d suite(s) have tests in this shard (plan %s, balanced by %s)", sh.Spec, len(mine), len(picked), shortPrint(split.Fingerprint), split.Balance)
 	run, err := d.Execute(ctx, p.trust, Job{Suites: mine, LoadErrors: loadErrs, Context: d.context(p, ""), Why: why, Shard: sh.Spec.String()})
@@ -42,25 +42,25 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 		// than trust the ones it skipped.
 		d.logf("evalgate: shard %s did not finish (%v): no partial result written, so the merge reports its tests as errors", sh.Spec, err)
 		if ctx.Err() != nil {
-			return exitCancelled
+			return ErrCancelled
 		}
-		return exitConfig
+		return ErrConfig
 	}
 	m := shard.Manifest{Shard: sh.Spec, SHA: p.sha, Plan: split}
 	if err := pipeline.WritePartial(d.reportDir(in), run, m, reports.FilesOptions{Root: d.Root, Scrub: d.Scrub}); err != nil {
 		d.logf("evalgate: %v", err)
-		return exitConfig
+		return ErrConfig
 	}
 	// The table's gate line is this shard's tests alone under fail_on: the merge decides the gate.
 	d.logTable(reports.NewReport(run, nil), gate.Policy{FailOn: in.FailOn}.Decide(run, 0))
 	d.summary(fmt.Sprintf("## evalgate: shard %s\n\n%d test(s) of this shard ran; the partial result is in %s. The gate is decided by the job that merges every shard.\n",
 		sh.Spec, run.Summary.Total, code(in.ReportDir)))
 	d.finish(in, run, "shard", "", 0)
-	return exitOK
+	return nil
 }
 
 // runMerged publishes the shards in in.Merge as one run, as if it had run here.
-func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) int {
+func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	dir := d.inRoot(in.Merge)
 	// The check run opens once the shards are known to merge: shards that disagree get a
 	// check run that says so, below.
@@ -72,7 +72,7 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) int {
 		pub := d.publisher(ctx, in, p)
 		pub.abort(ctx, fmt.Errorf("merge the shards: %w", err), nil)
 		d.react(ctx, p, "confused")
-		return exitConfig
+		return ErrConfig
 	}
 	for _, f := range m.Report.Shards {
 		d.logf("evalgate: shard %s from %s", f.Shard, f.Dir)
@@ -89,11 +89,13 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) int {
 	}
 	pub := d.publisher(ctx, in, p)
 	// The check run opens only once the shards merged into a run with tests, so its URL is
-	// the one label the merge could not record.
-	run.Context.CheckURL = pub.checkURL
-	code := pub.publish(ctx, run, nil, time.Time{})
-	d.react(ctx, p, reaction(code))
-	return code
+	// the one label the merge could not record: the published run is a copy that has it (the
+	// merged run itself is not edited).
+	labelled := *run
+	labelled.Context = d.context(p, pub.checkURL)
+	err = pub.publish(ctx, &labelled, nil, time.Time{})
+	d.react(ctx, p, reaction(err))
+	return err
 }
 
 // context says where a run happens: the repository, the graded commit, the pull request, the
@@ -126,8 +128,9 @@ func (d *Deps) logTable(rep *reports.Report, decision gate.Decision) {
 // shortPrint is the first 12 characters of a fingerprint, enough to tell plans apart in a log.
 func shortPrint(s string) string { return s[:min(12, len(s))] }
 
-func reaction(code int) string {
-	if code == exitOK {
+// reaction is the rerun command's reaction to how the run ended.
+func reaction(err error) string {
+	if err == nil {
 		return "rocket"
 	}
 	return "confused"

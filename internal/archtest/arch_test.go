@@ -108,6 +108,19 @@ var rules = []rule{
 		forbid: []string{"internal/engine/...", "internal/grader", "internal/rubric", "internal/action", "internal/github/...", "internal/baseline", "reports/..."},
 	},
 	{
+		name:       "sharding plans and merges, it does not run",
+		why:        "internal/shard splits a selection and merges finished shard runs; running, rendering and publishing are other stages (issue #15 item 1)",
+		from:       []string{"internal/shard"},
+		allowOnly:  []string{"internal/result", "internal/suite", "internal/rubric"},
+		stdlibOnly: true,
+	},
+	{
+		name:   "the shared pipeline knows nothing of GitHub",
+		why:    "internal/pipeline holds the steps both drivers take after selection; where the run came from (the event) and where it is posted belong to the action",
+		from:   []string{"internal/pipeline"},
+		forbid: []string{"internal/action", "internal/github/...", "internal/baseline", "internal/event", "internal/changes"},
+	},
+	{
 		name:   "model clients know nothing of evals",
 		why:    "internal/llm/* is a transport to vendors; the suite model belongs to callers (issue #15 item 3)",
 		from:   []string{"internal/llm/..."},
@@ -153,6 +166,8 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 		"internal/engine":       {"internal/result", "internal/suite"},
 		"internal/llm/provider": {"internal/llm"},
 		"internal/llm/mock":     {"internal/llm", "internal/fsroot"},
+		"internal/shard":        {"encoding/json", "internal/result", "internal/rubric", "internal/suite"},
+		"internal/pipeline":     {"internal/shard", "internal/gate", "reports"},
 	}
 	tests := []struct {
 		name    string
@@ -168,8 +183,11 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 		{"provider imports the suite model again", "internal/llm/provider", "internal/suite", "model clients know nothing"},
 		{"mock reads through the suite again", "internal/llm/mock", "internal/suite", "model clients know nothing"},
 		{"containment helper imports the suite", "internal/fsroot", "internal/suite", "leaf helpers import no other package"},
+		{"shard runs the engine", "internal/shard", "internal/engine", "sharding plans and merges"},
+		{"shard renders", "internal/shard", "reports", "sharding plans and merges"},
 		{"results model imports suite", "internal/result", "internal/suite", "results model is a leaf"},
 		{"gate reaches into the renderers", "internal/gate", "reports", "gate reads only the results model"},
+		{"pipeline posts to GitHub", "internal/pipeline", "internal/github", "pipeline knows nothing of GitHub"},
 	}
 	if v := check(clean, rules, exceptions); len(v) != 0 {
 		t.Fatalf("clean graph: got violations %q", v)

@@ -107,93 +107,112 @@ func splitRepo(full string) (string, string) {
 	return owner, repo
 }
 
+// decode reads the payload of the event the runner named; an event evalgate does not handle is
+// not an error but an unsupported Event.
 func (e *Event) decode(payload []byte) error {
 	if len(payload) == 0 {
 		payload = []byte("{}")
 	}
 	switch e.Name {
 	case "pull_request", "pull_request_target":
-		var ev github.PullRequestEvent
-		if err := json.Unmarshal(payload, &ev); err != nil {
-			return err
-		}
-		e.Action = ev.GetAction()
-		pr := ev.GetPullRequest()
-		e.PR = pr.GetNumber()
-		e.HeadSHA, e.BaseSHA = pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
-		e.HeadRef, e.BaseRef = pr.GetHead().GetRef(), pr.GetBase().GetRef()
-		e.HeadRepo = pr.GetHead().GetRepo().GetFullName()
-		e.IsFork = e.HeadRepo == "" || e.HeadRepo != pr.GetBase().GetRepo().GetFullName()
-		e.Sender = ev.GetSender().GetLogin()
-		e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
-		e.setRepo(ev.GetRepo())
-		e.Supported = prActions[e.Action]
-		if !e.Supported {
-			e.Why = fmt.Sprintf("pull_request action %q does not change the code under review", e.Action)
-		}
+		return decodeAs(payload, e.decodePullRequest)
 	case "issue_comment":
-		var ev github.IssueCommentEvent
-		if err := json.Unmarshal(payload, &ev); err != nil {
-			return err
-		}
-		e.Action = ev.GetAction()
-		e.Sender = ev.GetSender().GetLogin()
-		e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
-		e.setRepo(ev.GetRepo())
-		c := ev.GetComment()
-		e.Comment = &Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), Association: c.GetAuthorAssociation()}
-		switch {
-		case ev.GetIssue().GetPullRequestLinks() == nil:
-			e.Why = "the comment is on an issue, not a pull request"
-		case e.Action != "created":
-			e.Why = fmt.Sprintf("comment action %q: only new comments are commands", e.Action)
-		default:
-			e.PR, e.Supported = ev.GetIssue().GetNumber(), true
-		}
+		return decodeAs(payload, e.decodeIssueComment)
 	case "push":
-		var ev github.PushEvent
-		if err := json.Unmarshal(payload, &ev); err != nil {
-			return err
-		}
-		e.HeadSHA = ev.GetAfter()
-		if e.HeadSHA == "" {
-			e.HeadSHA = e.SHA
-		}
-		e.HeadRef = strings.TrimPrefix(ev.GetRef(), "refs/heads/")
-		e.Sender = ev.GetSender().GetLogin()
-		e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
-		e.Supported = true
+		return decodeAs(payload, e.decodePush)
 	case "workflow_dispatch":
-		var ev struct {
-			Inputs map[string]any `json:"inputs"`
-			Ref    string         `json:"ref"`
-			Sender struct {
-				Login string `json:"login"`
-			} `json:"sender"`
-			Repository struct {
-				DefaultBranch string `json:"default_branch"`
-			} `json:"repository"`
-		}
-		if err := json.Unmarshal(payload, &ev); err != nil {
-			return err
-		}
-		e.Inputs = map[string]string{}
-		for k, v := range ev.Inputs {
-			e.Inputs[k] = fmt.Sprint(v)
-		}
-		e.HeadSHA, e.HeadRef = e.SHA, strings.TrimPrefix(ev.Ref, "refs/heads/")
-		e.Sender, e.DefaultBranch = ev.Sender.Login, ev.Repository.DefaultBranch
-		e.Supported = true
+		return decodeAs(payload, e.decodeDispatch)
 	case "workflow_run":
-		var ev github.WorkflowRunEvent
-		if err := json.Unmarshal(payload, &ev); err != nil {
-			return err
-		}
-		e.decodeWorkflowRun(&ev)
+		return decodeAs(payload, e.decodeWorkflowRun)
 	default:
 		e.Why = fmt.Sprintf("event %q is not one evalgate handles (pull_request, pull_request_target, issue_comment, workflow_run, workflow_dispatch, push)", e.Name)
 	}
 	return nil
+}
+
+// decodeAs unmarshals the payload into the event's type and hands it to apply.
+func decodeAs[T any](payload []byte, apply func(*T)) error {
+	var ev T
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return err
+	}
+	apply(&ev)
+	return nil
+}
+
+// decodePullRequest reads a pull_request or pull_request_target event; only the actions that
+// change the code under review are acted on.
+func (e *Event) decodePullRequest(ev *github.PullRequestEvent) {
+	e.Action = ev.GetAction()
+	pr := ev.GetPullRequest()
+	e.PR = pr.GetNumber()
+	e.HeadSHA, e.BaseSHA = pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
+	e.HeadRef, e.BaseRef = pr.GetHead().GetRef(), pr.GetBase().GetRef()
+	e.HeadRepo = pr.GetHead().GetRepo().GetFullName()
+	e.IsFork = e.HeadRepo == "" || e.HeadRepo != pr.GetBase().GetRepo().GetFullName()
+	e.Sender = ev.GetSender().GetLogin()
+	e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
+	e.setRepo(ev.GetRepo())
+	e.Supported = prActions[e.Action]
+	if !e.Supported {
+		e.Why = fmt.Sprintf("pull_request action %q does not change the code under review", e.Action)
+	}
+}
+
+// decodeIssueComment reads an issue_comment event: a possible slash command, acted on only when
+// it is a new comment on a pull request. The head commit is left for the caller to fetch.
+func (e *Event) decodeIssueComment(ev *github.IssueCommentEvent) {
+	e.Action = ev.GetAction()
+	e.Sender = ev.GetSender().GetLogin()
+	e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
+	e.setRepo(ev.GetRepo())
+	c := ev.GetComment()
+	e.Comment = &Comment{ID: c.GetID(), Body: c.GetBody(), Author: c.GetUser().GetLogin(), Association: c.GetAuthorAssociation()}
+	switch {
+	case ev.GetIssue().GetPullRequestLinks() == nil:
+		e.Why = "the comment is on an issue, not a pull request"
+	case e.Action != "created":
+		e.Why = fmt.Sprintf("comment action %q: only new comments are commands", e.Action)
+	default:
+		e.PR, e.Supported = ev.GetIssue().GetNumber(), true
+	}
+}
+
+// decodePush reads a push event: the pushed commit, or GITHUB_SHA when the payload has none.
+func (e *Event) decodePush(ev *github.PushEvent) {
+	e.HeadSHA = ev.GetAfter()
+	if e.HeadSHA == "" {
+		e.HeadSHA = e.SHA
+	}
+	e.HeadRef = strings.TrimPrefix(ev.GetRef(), "refs/heads/")
+	e.Sender = ev.GetSender().GetLogin()
+	e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
+	e.Supported = true
+}
+
+// dispatchEvent is the part of a workflow_dispatch payload evalgate reads; its inputs may be
+// any JSON value (a boolean input arrives as true, not "true").
+type dispatchEvent struct {
+	Inputs map[string]any `json:"inputs"`
+	Ref    string         `json:"ref"`
+	Sender struct {
+		Login string `json:"login"`
+	} `json:"sender"`
+	Repository struct {
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
+}
+
+// decodeDispatch reads a workflow_dispatch event: the inputs, as text, and GITHUB_SHA as the
+// commit to grade.
+func (e *Event) decodeDispatch(ev *dispatchEvent) {
+	e.Inputs = map[string]string{}
+	for k, v := range ev.Inputs {
+		e.Inputs[k] = fmt.Sprint(v)
+	}
+	e.HeadSHA, e.HeadRef = e.SHA, strings.TrimPrefix(ev.Ref, "refs/heads/")
+	e.Sender, e.DefaultBranch = ev.Sender.Login, ev.Repository.DefaultBranch
+	e.Supported = true
 }
 
 // decodeWorkflowRun reads a workflow_run event: the head commit of the run that triggered it,

@@ -28,7 +28,7 @@ type Report struct {
 	Empty []string
 }
 
-// shardDir is one shard's directory and manifest.
+// shardDir is one shard's directory and its manifest's head (a Plan without suites; see readHead).
 type shardDir struct {
 	dir string
 	m   *Manifest
@@ -38,35 +38,49 @@ type shardDir struct {
 // without is searched one level deep (actions/download-artifact puts each artifact in a
 // directory of its own). A directory with no shard, or none at all, is reported, not an
 // error: its shard is then missing, which the merge turns into error results.
+//
+// A directory reached twice (given as a parent and as itself) counts once: it is one copy of
+// its shard, not a duplicate.
 func discover(dirs []string, rep *Report) ([]shardDir, error) {
 	var out []shardDir
+	seen := map[string]bool{}
 	for _, dir := range dirs {
-		n := len(out)
-		var err error
-		if out, err = discoverOne(dir, out); err != nil {
+		found, err := discoverOne(dir)
+		if err != nil {
 			return nil, err
 		}
-		if len(out) == n {
+		if len(found) == 0 {
 			rep.Empty = append(rep.Empty, dir)
+		}
+		for _, s := range found {
+			abs, err := filepath.Abs(s.dir)
+			if err != nil {
+				return nil, fmt.Errorf("looking for shards in %s: %w", dir, err)
+			}
+			if !seen[abs] {
+				seen[abs] = true
+				out = append(out, s)
+			}
 		}
 	}
 	return out, nil
 }
 
-func discoverOne(dir string, out []shardDir) ([]shardDir, error) {
+func discoverOne(dir string) ([]shardDir, error) {
 	if m, err := manifestIn(dir); err != nil || m != nil {
 		if err != nil {
 			return nil, err
 		}
-		return append(out, shardDir{dir, m}), nil
+		return []shardDir{{dir, m}}, nil
 	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return out, nil
+		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("looking for shards in %s: %w", dir, err)
 	}
+	var out []shardDir
 	for _, e := range entries { // ReadDir sorts by name
 		if !e.IsDir() {
 			continue
@@ -83,13 +97,13 @@ func discoverOne(dir string, out []shardDir) ([]shardDir, error) {
 	return out, nil
 }
 
-// manifestIn reads dir/shard.json; nil, nil when there is none.
+// manifestIn reads the head of dir/shard.json (see readHead); nil, nil when there is none.
 func manifestIn(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	return ReadManifest(path)
+	return readHead(path)
 }
 
 // agree checks that the shards are parts of one split of one commit, each at most once, and

@@ -1,7 +1,6 @@
 package shard
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -19,12 +18,9 @@ type Durations map[Key]time.Duration
 // ReadDurations reads the durations of a results.json. Rows skipped or not run tell nothing
 // about how long a test takes and are left out; a test with no other row has no duration.
 func ReadDurations(r io.Reader) (Durations, error) {
-	var run result.Run
-	if err := json.NewDecoder(r).Decode(&run); err != nil {
-		return nil, fmt.Errorf("reading durations: %w", err)
-	}
 	d := Durations{}
-	for _, sr := range run.Suites {
+	// Each suite is dropped once counted: only the durations are kept.
+	_, err := decodeRun(r, func(sr *result.SuiteResult) error {
 		for _, tr := range sr.Tests {
 			if tr == nil || tr.Verdict == result.Skip {
 				continue
@@ -38,6 +34,10 @@ func ReadDurations(r io.Reader) (Durations, error) {
 			}
 			d[Key{sr.Path, tr.ID}] += time.Duration(ms) * time.Millisecond
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading durations: %w", err)
 	}
 	return d, nil
 }

@@ -1,7 +1,6 @@
 package shard
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -38,7 +37,15 @@ func Merge(dirs []string, o MergeOptions) (*result.Run, *Report, error) {
 	if err != nil {
 		return nil, rep, fmt.Errorf("merging shards: %w", err)
 	}
-	plan := shards[0].m.Plan
+	// The shards agree on the fingerprint: one plan, read and checked in full, is all of theirs.
+	full, err := ReadManifest(filepath.Join(shards[0].dir, ManifestFile))
+	if err != nil {
+		return nil, rep, fmt.Errorf("merging shards: %w", err)
+	}
+	plan := full.Plan
+	if plan.Fingerprint != shards[0].m.Plan.Fingerprint {
+		return nil, rep, fmt.Errorf("merging shards: %s changed while it was read", filepath.Join(shards[0].dir, ManifestFile))
+	}
 	mg := newMerger(plan)
 	next := 0
 	for i := 1; i <= plan.Count; i++ {
@@ -71,14 +78,17 @@ func readResults(dir string) (*result.Run, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	defer f.Close()
-	var run result.Run
-	if err := json.NewDecoder(f).Decode(&run); err != nil {
+	run, err := decodeRun(f, nil)
+	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	if run.SchemaVersion != result.SchemaVersion {
-		return nil, fmt.Errorf("%s: results schema version %d, this evalgate reads %d", path, run.SchemaVersion, result.SchemaVersion)
+	switch {
+	case run.SchemaVersion <= 0:
+		return nil, fmt.Errorf("%s: no schema_version: not an evalgate results.json", path)
+	case run.SchemaVersion > result.SchemaVersion:
+		return nil, fmt.Errorf("%s: schema_version %d is newer than this evalgate understands (%d): merge with the evalgate that ran the shards", path, run.SchemaVersion, result.SchemaVersion)
 	}
-	return &run, nil
+	return run, nil
 }
 
 // merger collects the shards' results into the plan's rows.

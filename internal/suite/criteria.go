@@ -51,16 +51,14 @@ func (r *reader) criteria(n *yaml.Node, what string, _ bool) []*Criterion {
 	return out
 }
 
+// criterion reads one rubric object; nil when it cannot be used (the error is recorded).
 func (r *reader) criterion(n *yaml.Node, what string, i int) *Criterion {
 	f, ok := r.fields(n, what+"[]", criterionKeys...)
 	if !ok {
 		return nil
 	}
 	c := &Criterion{Weight: 1, Pos: r.pos(n)}
-	c.ID = r.optStr(f, "id", "criterion")
-	if c.ID == "" {
-		c.ID = fmt.Sprintf("rubric-%d", i+1)
-	} else if !r.checkName(f["id"], "criterion id", c.ID) {
+	if c.ID, ok = r.criterionID(f, i); !ok {
 		return nil
 	}
 	for _, k := range []string{"outcome", "criteria", "expected_outcome", "description"} {
@@ -68,14 +66,7 @@ func (r *reader) criterion(n *yaml.Node, what string, i int) *Criterion {
 			c.Outcome = r.optStr(f, k, "criterion "+c.ID)
 		}
 	}
-	if w, ok := f["weight"]; ok {
-		if v, ok := r.num(w, "criterion "+c.ID+" weight"); ok {
-			if v < 0 {
-				r.errorf(w, "criterion %s: weight must not be negative, not %v", c.ID, v)
-			}
-			c.Weight = v
-		}
-	}
+	r.criterionWeight(f, c)
 	if sr, ok := f["score_ranges"]; ok {
 		c.ScoreRanges = r.scoreRanges(sr, c.ID)
 	}
@@ -85,6 +76,40 @@ func (r *reader) criterion(n *yaml.Node, what string, i int) *Criterion {
 	if q, ok := f["required"]; ok {
 		c.Required, _ = r.boolean(q, "criterion "+c.ID+" required")
 	}
+	r.criterionMinScore(f, c)
+	r.criterionOperator(f, c)
+	if strings.TrimSpace(c.Outcome) == "" && f["score_ranges"] == nil {
+		r.errorf(n, "criterion %s has no outcome", c.ID)
+		return nil
+	}
+	return c
+}
+
+// criterionID is the criterion's own id, or its position in the list (rubric-N) when it has none.
+func (r *reader) criterionID(f map[string]*yaml.Node, i int) (string, bool) {
+	id := r.optStr(f, "id", "criterion")
+	if id == "" {
+		return fmt.Sprintf("rubric-%d", i+1), true
+	}
+	return id, r.checkName(f["id"], "criterion id", id)
+}
+
+func (r *reader) criterionWeight(f map[string]*yaml.Node, c *Criterion) {
+	w, ok := f["weight"]
+	if !ok {
+		return
+	}
+	if v, ok := r.num(w, "criterion "+c.ID+" weight"); ok {
+		if v < 0 {
+			r.errorf(w, "criterion %s: weight must not be negative, not %v", c.ID, v)
+		}
+		c.Weight = v
+	}
+}
+
+// criterionMinScore reads min_score (0-1], or the deprecated required_min_score (an integer
+// 0-10); min_score wins when both are set.
+func (r *reader) criterionMinScore(f map[string]*yaml.Node, c *Criterion) {
 	if m, ok := f["required_min_score"]; ok {
 		if v, ok := r.integer(m, "required_min_score"); ok {
 			if v < 0 || v > 10 {
@@ -105,18 +130,19 @@ func (r *reader) criterion(n *yaml.Node, what string, i int) *Criterion {
 			}
 		}
 	}
-	if op := r.optStr(f, "operator", "criterion"); op != "" {
-		if op != "correctness" && op != "contradiction" {
-			r.warnf(f["operator"], "criterion %s: unknown operator %q (correctness or contradiction); ignored", c.ID, op)
-		} else {
-			c.Operator = op
-		}
+}
+
+// criterionOperator reads the operator; an unknown one is only a warning, since AgentV ignores it.
+func (r *reader) criterionOperator(f map[string]*yaml.Node, c *Criterion) {
+	op := r.optStr(f, "operator", "criterion")
+	if op == "" {
+		return
 	}
-	if strings.TrimSpace(c.Outcome) == "" && f["score_ranges"] == nil {
-		r.errorf(n, "criterion %s has no outcome", c.ID)
-		return nil
+	if op != "correctness" && op != "contradiction" {
+		r.warnf(f["operator"], "criterion %s: unknown operator %q (correctness or contradiction); ignored", c.ID, op)
+		return
 	}
-	return c
+	c.Operator = op
 }
 
 // scoreRanges reads the map form ({0: text, 5: text}; keys are lower bounds, the first must be
@@ -125,85 +151,122 @@ func (r *reader) criterion(n *yaml.Node, what string, i int) *Criterion {
 func (r *reader) scoreRanges(n *yaml.Node, id string) []ScoreRange {
 	n = resolve(n)
 	var out []ScoreRange
-	var at []*yaml.Node
+	var at []*yaml.Node // where each range was written, for the coverage errors
+	var ok bool
 	switch n.Kind {
 	case yaml.MappingNode:
-		type band struct {
-			lo   int
-			text string
-			node *yaml.Node
-		}
-		var bands []band
-		seen := map[int]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], resolve(n.Content[i+1])
-			lo, err := strconv.Atoi(k.Value)
-			if err != nil || lo < 0 || lo > 10 {
-				r.errorf(k, "criterion %s: score_ranges key %q must be an integer 0-10", id, k.Value)
-				return nil
-			}
-			if seen[lo] {
-				r.errorf(k, "criterion %s: score range %d is defined twice", id, lo)
-				return nil
-			}
-			seen[lo] = true
-			text, _ := r.str(v, "score range text")
-			if strings.TrimSpace(text) == "" {
-				r.errorf(v, "criterion %s: score range %d has no description", id, lo)
-				return nil
-			}
-			bands = append(bands, band{lo, text, k})
-		}
-		sort.Slice(bands, func(i, j int) bool { return bands[i].lo < bands[j].lo })
-		if len(bands) == 0 || bands[0].lo != 0 {
-			r.errorf(n, "criterion %s: score_ranges must start at 0", id)
-			return nil
-		}
-		for i, b := range bands {
-			hi := 10
-			if i+1 < len(bands) {
-				hi = bands[i+1].lo - 1
-			}
-			out = append(out, ScoreRange{Min: b.lo, Max: hi, Outcome: b.text})
-			at = append(at, b.node)
-		}
+		out, at, ok = r.scoreRangeMap(n, id)
 	case yaml.SequenceNode:
-		for _, item := range n.Content {
-			f, ok := r.fields(item, "score range", "score_range", "outcome", "expected_outcome", "description")
-			if !ok {
-				return nil
-			}
-			sr := resolve(f["score_range"])
-			if sr == nil || sr.Kind != yaml.SequenceNode || len(sr.Content) != 2 {
-				r.errorf(item, "criterion %s: score_range must be [min, max]", id)
-				return nil
-			}
-			lo, ok1 := r.integer(sr.Content[0], "score_range min")
-			hi, ok2 := r.integer(sr.Content[1], "score_range max")
-			if !ok1 || !ok2 {
-				return nil
-			}
-			text := r.optStr(f, "outcome", "score range")
-			for _, k := range []string{"expected_outcome", "description"} {
-				if text == "" {
-					text = r.optStr(f, k, "score range")
-				}
-			}
-			if strings.TrimSpace(text) == "" {
-				r.errorf(item, "criterion %s: score range [%d, %d] has no outcome", id, lo, hi)
-				return nil
-			}
-			out = append(out, ScoreRange{Min: lo, Max: hi, Outcome: text})
-			at = append(at, sr)
-		}
+		out, at, ok = r.scoreRangeList(n, id)
 	default:
 		r.errorf(n, "criterion %s: score_ranges must be a mapping or a list, not %s", id, kindOf(n))
 		return nil
 	}
-	if !r.checkRanges(out, at, n, id) {
+	if !ok || !r.checkRanges(out, at, n, id) {
 		return nil
 	}
 	return out
+}
+
+// scoreBand is one entry of the map form: a lower bound and its text.
+type scoreBand struct {
+	lo   int
+	text string
+	node *yaml.Node
+}
+
+// scoreRangeMap reads the map form; each band ends where the next begins, the last at 10.
+func (r *reader) scoreRangeMap(n *yaml.Node, id string) ([]ScoreRange, []*yaml.Node, bool) {
+	bands, ok := r.scoreBands(n, id)
+	if !ok {
+		return nil, nil, false
+	}
+	sort.Slice(bands, func(i, j int) bool { return bands[i].lo < bands[j].lo })
+	if len(bands) == 0 || bands[0].lo != 0 {
+		r.errorf(n, "criterion %s: score_ranges must start at 0", id)
+		return nil, nil, false
+	}
+	var out []ScoreRange
+	var at []*yaml.Node
+	for i, b := range bands {
+		hi := 10
+		if i+1 < len(bands) {
+			hi = bands[i+1].lo - 1
+		}
+		out = append(out, ScoreRange{Min: b.lo, Max: hi, Outcome: b.text})
+		at = append(at, b.node)
+	}
+	return out, at, true
+}
+
+// scoreBands reads the map form's entries in file order, stopping at the first bad one.
+func (r *reader) scoreBands(n *yaml.Node, id string) ([]scoreBand, bool) {
+	var bands []scoreBand
+	seen := map[int]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		lo, err := strconv.Atoi(k.Value)
+		if err != nil || lo < 0 || lo > 10 {
+			r.errorf(k, "criterion %s: score_ranges key %q must be an integer 0-10", id, k.Value)
+			return nil, false
+		}
+		if seen[lo] {
+			r.errorf(k, "criterion %s: score range %d is defined twice", id, lo)
+			return nil, false
+		}
+		seen[lo] = true
+		text, _ := r.str(v, "score range text")
+		if strings.TrimSpace(text) == "" {
+			r.errorf(v, "criterion %s: score range %d has no description", id, lo)
+			return nil, false
+		}
+		bands = append(bands, scoreBand{lo, text, k})
+	}
+	return bands, true
+}
+
+// scoreRangeList reads the list form, stopping at the first bad item.
+func (r *reader) scoreRangeList(n *yaml.Node, id string) ([]ScoreRange, []*yaml.Node, bool) {
+	var out []ScoreRange
+	var at []*yaml.Node
+	for _, item := range n.Content {
+		sr, node, ok := r.scoreRangeItem(item, id)
+		if !ok {
+			return nil, nil, false
+		}
+		out = append(out, sr)
+		at = append(at, node)
+	}
+	return out, at, true
+}
+
+// scoreRangeItem reads one {score_range: [lo, hi], outcome} item and the node of its range.
+func (r *reader) scoreRangeItem(item *yaml.Node, id string) (ScoreRange, *yaml.Node, bool) {
+	f, ok := r.fields(item, "score range", "score_range", "outcome", "expected_outcome", "description")
+	if !ok {
+		return ScoreRange{}, nil, false
+	}
+	sr := resolve(f["score_range"])
+	if sr == nil || sr.Kind != yaml.SequenceNode || len(sr.Content) != 2 {
+		r.errorf(item, "criterion %s: score_range must be [min, max]", id)
+		return ScoreRange{}, nil, false
+	}
+	lo, ok1 := r.integer(sr.Content[0], "score_range min")
+	hi, ok2 := r.integer(sr.Content[1], "score_range max")
+	if !ok1 || !ok2 {
+		return ScoreRange{}, nil, false
+	}
+	text := r.optStr(f, "outcome", "score range")
+	for _, k := range []string{"expected_outcome", "description"} {
+		if text == "" {
+			text = r.optStr(f, k, "score range")
+		}
+	}
+	if strings.TrimSpace(text) == "" {
+		r.errorf(item, "criterion %s: score range [%d, %d] has no outcome", id, lo, hi)
+		return ScoreRange{}, nil, false
+	}
+	return ScoreRange{Min: lo, Max: hi, Outcome: text}, sr, true
 }
 
 func (r *reader) checkRanges(rs []ScoreRange, at []*yaml.Node, n *yaml.Node, id string) bool {

@@ -73,6 +73,19 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 	if !ok {
 		return nil
 	}
+	s := r.suiteHeader(root, f, path)
+	d := r.suiteDefaults(root, f, s)
+	r.suiteOptions(f, s, d)
+	r.suiteTests(s, d, append(r.suiteTestNodes(root, f, extra), extra...))
+	r.checkSchedule(s)
+	inheritPreprocessors(s)
+	r.finish(s)
+	return s
+}
+
+// suiteHeader starts the suite from its name and description; a suite without a name is named
+// after its file.
+func (r *reader) suiteHeader(root *yaml.Node, f map[string]*yaml.Node, path string) *Suite {
 	s := &Suite{Path: r.file, Dir: r.dir, Format: r.format, Target: "default"}
 	s.Name = r.optStr(f, "name", "suite")
 	nameNode := f["name"]
@@ -84,6 +97,12 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 	if r.format == FormatLegacy {
 		r.warnf(root, "legacy AgentV format (evalcases, input_messages, execution.evaluators): evalgate runs it; AgentV 4.x expects tests, input and assertions")
 	}
+	return s
+}
+
+// suiteDefaults reads the target and execution settings and what every test inherits: graders,
+// input and input files.
+func (r *reader) suiteDefaults(root *yaml.Node, f map[string]*yaml.Node, s *Suite) *defaults {
 	d := &defaults{}
 	r.warnUnimplemented(root, "suite")
 	if t := r.optStr(f, "target", "suite"); t != "" {
@@ -103,6 +122,12 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 	if n, ok := f["input_files"]; ok {
 		d.inputFiles = r.files(n, "input_files")
 	}
+	return d
+}
+
+// suiteOptions reads the suite's workspace, preprocessors, tags and threshold, then the promptfoo
+// keys, which may add to the defaults.
+func (r *reader) suiteOptions(f map[string]*yaml.Node, s *Suite, d *defaults) {
 	if n, ok := f["workspace"]; ok {
 		s.Workspace = r.workspace(n)
 	}
@@ -118,20 +143,29 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 	if r.format == FormatPromptfoo {
 		r.promptfooSuite(f, s, d)
 	}
-	var tests []*yaml.Node
+}
+
+// suiteTestNodes finds the suite's test list under its current or deprecated key; a suite with
+// none is an error unless its tests come from elsewhere.
+func (r *reader) suiteTestNodes(root *yaml.Node, f map[string]*yaml.Node, extra []*yaml.Node) []*yaml.Node {
 	switch {
 	case f["tests"] != nil:
-		tests = r.testNodes(f["tests"], "tests")
+		return r.testNodes(f["tests"], "tests")
 	case f["evalcases"] != nil:
-		tests = r.testNodes(f["evalcases"], "evalcases")
+		return r.testNodes(f["evalcases"], "evalcases")
 	case f["eval_cases"] != nil:
 		r.warnf(keyNode(root, "eval_cases"), "eval_cases is deprecated: use tests")
-		tests = r.testNodes(f["eval_cases"], "eval_cases")
+		return r.testNodes(f["eval_cases"], "eval_cases")
 	case extra == nil:
 		r.errorf(root, "suite has no tests (add a tests: list)")
 	}
+	return nil
+}
+
+// suiteTests reads each test node into the suite, refusing a repeated id.
+func (r *reader) suiteTests(s *Suite, d *defaults, nodes []*yaml.Node) {
 	seen := map[string]bool{}
-	for _, tn := range append(tests, extra...) {
+	for _, tn := range nodes {
 		t := r.test(tn, s, d)
 		if t == nil {
 			continue
@@ -143,10 +177,6 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 		seen[t.ID] = true
 		s.Tests = append(s.Tests, t)
 	}
-	r.checkSchedule(s)
-	inheritPreprocessors(s)
-	r.finish(s)
-	return s
 }
 
 func defaultName(path string) string {

@@ -7,13 +7,44 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// test reads one test mapping; nil when it cannot be used (the error is recorded).
+// test reads one test mapping; nil when it cannot be used (the error is recorded). The steps run
+// in a fixed order because their diagnostics are reported in that order.
 func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	defer r.withFile(n)()
 	f, ok := r.fields(n, "test", testKeys...)
 	if !ok {
 		return nil
 	}
+	t := r.testID(n, f)
+	if t == nil {
+		return nil
+	}
+	r.testVars(f, t, d)
+	defer func() { r.vars = nil }()
+	t.Criteria = r.testCriteria(n, f, t.ID)
+	skipDefaults := r.testExecution(f, t)
+	r.testThreshold(f, t, d)
+	if !r.testInput(n, f, t, d, skipDefaults) {
+		return nil
+	}
+	conv, ok := r.conversation(n, f, t)
+	if !ok {
+		return nil
+	}
+	t.Conversation = conv
+	r.testExpected(f, t)
+	r.testExtras(f, t)
+	r.warnUnimplemented(n, "test")
+	r.dependencies(f, t)
+	t.Graders = r.testGraders(f, t, d, skipDefaults)
+	if !r.testGradable(n, t) {
+		return nil
+	}
+	return t
+}
+
+// testID starts a test from its id; nil when the id is missing or not a usable name.
+func (r *reader) testID(n *yaml.Node, f map[string]*yaml.Node) *Test {
 	t := &Test{Pos: r.pos(n), Target: ""}
 	t.ID = r.optStr(f, "id", "test")
 	if t.ID == "" {
@@ -23,7 +54,13 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	if !r.checkName(f["id"], "test id", t.ID) {
 		return nil
 	}
-	// Per-test vars apply to the test's own strings only.
+	return t
+}
+
+// testVars merges the test's vars over the suite's and makes them the reader's interpolation
+// scope; the caller clears the scope when the test is read, since per-test vars apply to the
+// test's own strings only.
+func (r *reader) testVars(f map[string]*yaml.Node, t *Test, d *defaults) {
 	if v, ok := f["vars"]; ok {
 		if m, ok := r.value(v).(map[string]any); ok {
 			t.Vars = m
@@ -45,39 +82,61 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	if r.vars == nil {
 		r.vars = map[string]any{}
 	}
-	defer func() { r.vars = nil }()
+}
 
-	t.Criteria = r.optStr(f, "criteria", "test")
-	if t.Criteria == "" {
-		t.Criteria = r.optStr(f, "expected_outcome", "test")
+// testCriteria reads criteria, falling back to AgentV's older expected_outcome and then to the
+// description.
+func (r *reader) testCriteria(n *yaml.Node, f map[string]*yaml.Node, id string) string {
+	c := r.optStr(f, "criteria", "test")
+	if c == "" {
+		c = r.optStr(f, "expected_outcome", "test")
 	} else if _, both := f["expected_outcome"]; both {
-		r.warnf(keyNode(n, "expected_outcome"), "test %s: expected_outcome is ignored when criteria is set", t.ID)
+		r.warnf(keyNode(n, "expected_outcome"), "test %s: expected_outcome is ignored when criteria is set", id)
 	}
-	if t.Criteria == "" {
-		t.Criteria = r.optStr(f, "description", "test")
+	if c == "" {
+		c = r.optStr(f, "description", "test")
 	}
-	skipDefaults := false
-	if e, ok := f["execution"]; ok {
-		if ef, ok := r.fields(e, "test.execution", executionKeys...); ok {
-			r.warnUnimplemented(e, "test.execution")
-			t.Target = r.optStr(ef, "target", "execution")
-			if tg, ok := ef["targets"]; ok && !isNull(tg) {
-				t.Targets, t.targetsPos = r.testTargets(tg, t.ID), r.pos(tg)
-			}
-			if th, ok := ef["threshold"]; ok {
-				t.Threshold = r.threshold(th, "execution.threshold")
-			}
-			if sd, ok := ef["skip_defaults"]; ok {
-				skipDefaults, _ = r.boolean(sd, "skip_defaults")
-			}
-		}
+	return c
+}
+
+// testExecution reads the execution block (target, targets, threshold) and reports whether the
+// test opts out of the suite defaults.
+func (r *reader) testExecution(f map[string]*yaml.Node, t *Test) (skipDefaults bool) {
+	e, ok := f["execution"]
+	if !ok {
+		return false
 	}
+	ef, ok := r.fields(e, "test.execution", executionKeys...)
+	if !ok {
+		return false
+	}
+	r.warnUnimplemented(e, "test.execution")
+	t.Target = r.optStr(ef, "target", "execution")
+	if tg, ok := ef["targets"]; ok && !isNull(tg) {
+		t.Targets, t.targetsPos = r.testTargets(tg, t.ID), r.pos(tg)
+	}
+	if th, ok := ef["threshold"]; ok {
+		t.Threshold = r.threshold(th, "execution.threshold")
+	}
+	if sd, ok := ef["skip_defaults"]; ok {
+		skipDefaults, _ = r.boolean(sd, "skip_defaults")
+	}
+	return skipDefaults
+}
+
+// testThreshold applies a top-level threshold, which wins over execution.threshold; the suite's
+// applies only when neither is set.
+func (r *reader) testThreshold(f map[string]*yaml.Node, t *Test, d *defaults) {
 	if th, ok := f["threshold"]; ok {
 		t.Threshold = r.threshold(th, "threshold")
 	} else if t.Threshold == nil {
 		t.Threshold = d.threshold
 	}
-	// Input: the test's own, after the suite's (unless skip_defaults).
+}
+
+// testInput reads the input messages and files: the test's own, after the suite's (unless
+// skip_defaults). False when the test ends up with nothing to ask.
+func (r *reader) testInput(n *yaml.Node, f map[string]*yaml.Node, t *Test, d *defaults, skipDefaults bool) bool {
 	if !skipDefaults {
 		t.Input = append(t.Input, d.input...)
 		t.InputFiles = append(t.InputFiles, d.inputFiles...)
@@ -88,6 +147,7 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	case f["input_messages"] != nil:
 		t.Input = append(t.Input, r.messages(f["input_messages"], "input_messages", "user")...)
 	case d.prompt != nil:
+		// The suite prompt's positions belong to the file it came from.
 		saved := r.file
 		r.file = d.promptFile
 		t.Input = append(t.Input, Message{Role: "user", Content: r.interp(d.prompt, d.prompt.Value)})
@@ -104,20 +164,24 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	t.InputFiles = blockFiles(t.InputFiles, t.Input)
 	if len(t.Input) == 0 || strings.TrimSpace(t.Question()) == "" {
 		r.errorf(n, "test %s has no input", t.ID)
-		return nil
+		return false
 	}
-	conv, ok := r.conversation(n, f, t)
-	if !ok {
-		return nil
-	}
-	t.Conversation = conv
+	return true
+}
+
+// testExpected reads the expected output; a conversation carries its own per turn instead.
+func (r *reader) testExpected(f map[string]*yaml.Node, t *Test) {
 	switch {
-	case conv != nil:
+	case t.Conversation != nil:
 	case f["expected_output"] != nil:
 		t.ExpectedOutput = r.messages(f["expected_output"], "expected_output", "assistant")
 	case f["expected_messages"] != nil:
 		t.ExpectedOutput = r.messages(f["expected_messages"], "expected_messages", "assistant")
 	}
+}
+
+// testExtras reads the optional workspace, metadata and tags.
+func (r *reader) testExtras(f map[string]*yaml.Node, t *Test) {
 	if w, ok := f["workspace"]; ok {
 		t.Workspace = r.workspace(w)
 	}
@@ -127,19 +191,22 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	if tg, ok := f["tags"]; ok {
 		t.Tags = r.tags(tg)
 	}
-	r.warnUnimplemented(n, "test")
-	r.dependencies(f, t)
-	t.Graders = r.testGraders(f, t, d, skipDefaults)
+}
+
+// testGradable checks that the test can be graded and, when it names no grader, adds AgentV's
+// implicit one. False when there is nothing to grade against.
+func (r *reader) testGradable(n *yaml.Node, t *Test) bool {
+	conv := t.Conversation
 	if t.Criteria == "" && len(t.ExpectedOutput) == 0 && len(t.Graders) == 0 && conv == nil {
 		r.errorf(n, "test %s needs criteria, expected_output or assertions", t.ID)
-		return nil
+		return false
 	}
 	// A conversation is graded turn by turn; its own graders, if any, grade the transcript.
 	if len(t.Graders) == 0 && conv == nil {
 		// AgentV's implicit grader: a freeform judge on the test's criteria.
 		t.Graders = []*Grader{{Name: "llm-grader", Type: "llm-grader", Weight: 1, Pos: t.Pos}}
 	}
-	return t
+	return true
 }
 
 // testGraders collects a test's graders: inline rubrics first (AgentV prepends them), then its

@@ -21,55 +21,15 @@ var removedWorkspaceKeys = map[string]string{
 func (r *reader) workspace(n *yaml.Node) *Workspace {
 	n = resolve(n)
 	if n.Kind == yaml.ScalarNode {
-		s, _ := r.str(n, "workspace")
-		p, ok := r.path(n, s)
-		if !ok {
-			return nil
-		}
-		if fi, err := r.stat(p); err == nil && fi.IsDir() {
-			return &Workspace{Template: p, Isolation: "per_test", Pos: r.pos(n)}
-		}
-		data, err := r.readFile(p)
-		if err != nil {
-			r.errorf(n, "workspace %s: %v", s, err)
-			return nil
-		}
-		saved, savedDir := r.file, r.dir
-		r.file, r.dir = r.rel(p), filepath.Dir(p)
-		defer func() { r.file, r.dir = saved, savedDir }()
-		root := r.parseYAML(data)
-		if root == nil {
-			return nil
-		}
-		if inner := valueNode(root, "workspace"); inner != resolve(root) && resolve(inner).Kind == yaml.MappingNode {
-			r.errorf(keyNode(root, "workspace"), "a workspace file holds the workspace settings directly: remove the top-level workspace: wrapper")
-			return nil
-		}
-		return r.workspace(root)
+		return r.workspaceFile(n)
 	}
-	known := append([]string(nil), workspaceKeys...)
-	for k := range removedWorkspaceKeys {
-		known = append(known, k)
-	}
-	f, ok := r.fields(n, "workspace", known...)
+	f, ok := r.workspaceFields(n)
 	if !ok {
 		return nil
 	}
-	for _, k := range sortedKeys(removedWorkspaceKeys) {
-		if _, ok := f[k]; ok {
-			r.errorf(keyNode(n, k), "%s", removedWorkspaceKeys[k])
-		}
-	}
 	// per_test is evalgate's default (AgentV shares one copy): diffs never pile up across tests.
 	w := &Workspace{Isolation: "per_test", Pos: r.pos(n)}
-	if t := r.optStr(f, "template", "workspace"); t != "" {
-		if p, ok := r.path(f["template"], t); ok {
-			w.Template = p
-			if fi, err := r.stat(p); err != nil || !fi.IsDir() {
-				r.errorf(f["template"], "workspace template %s is not a directory", t)
-			}
-		}
-	}
+	r.workspaceTemplate(f, w)
 	if iso := r.optStr(f, "isolation", "workspace"); iso != "" {
 		if iso != "per_test" && iso != "shared" {
 			r.errorf(f["isolation"], "workspace isolation must be per_test or shared, not %q", iso)
@@ -92,6 +52,69 @@ func (r *reader) workspace(n *yaml.Node) *Workspace {
 	}
 	r.workspaceMode(n, f, w)
 	return w
+}
+
+// workspaceFile reads a workspace given as a path: a directory is the template itself, a file
+// holds the workspace settings, whose positions and relative paths belong to that file.
+func (r *reader) workspaceFile(n *yaml.Node) *Workspace {
+	s, _ := r.str(n, "workspace")
+	p, ok := r.path(n, s)
+	if !ok {
+		return nil
+	}
+	if fi, err := r.stat(p); err == nil && fi.IsDir() {
+		return &Workspace{Template: p, Isolation: "per_test", Pos: r.pos(n)}
+	}
+	data, err := r.readFile(p)
+	if err != nil {
+		r.errorf(n, "workspace %s: %v", s, err)
+		return nil
+	}
+	saved, savedDir := r.file, r.dir
+	r.file, r.dir = r.rel(p), filepath.Dir(p)
+	defer func() { r.file, r.dir = saved, savedDir }()
+	root := r.parseYAML(data)
+	if root == nil {
+		return nil
+	}
+	if inner := valueNode(root, "workspace"); inner != resolve(root) && resolve(inner).Kind == yaml.MappingNode {
+		r.errorf(keyNode(root, "workspace"), "a workspace file holds the workspace settings directly: remove the top-level workspace: wrapper")
+		return nil
+	}
+	return r.workspace(root)
+}
+
+// workspaceFields reads the workspace mapping. Keys AgentV removed are accepted here so that
+// each gets AgentV's advice rather than a generic unknown-key error.
+func (r *reader) workspaceFields(n *yaml.Node) (map[string]*yaml.Node, bool) {
+	known := append([]string(nil), workspaceKeys...)
+	for k := range removedWorkspaceKeys {
+		known = append(known, k)
+	}
+	f, ok := r.fields(n, "workspace", known...)
+	if !ok {
+		return nil, false
+	}
+	for _, k := range sortedKeys(removedWorkspaceKeys) {
+		if _, ok := f[k]; ok {
+			r.errorf(keyNode(n, k), "%s", removedWorkspaceKeys[k])
+		}
+	}
+	return f, true
+}
+
+// workspaceTemplate reads the template directory the workspace is copied from.
+func (r *reader) workspaceTemplate(f map[string]*yaml.Node, w *Workspace) {
+	t := r.optStr(f, "template", "workspace")
+	if t == "" {
+		return
+	}
+	if p, ok := r.path(f["template"], t); ok {
+		w.Template = p
+		if fi, err := r.stat(p); err != nil || !fi.IsDir() {
+			r.errorf(f["template"], "workspace template %s is not a directory", t)
+		}
+	}
 }
 
 // workspaceMode reads mode and path as AgentV does: a path alone means static, a static

@@ -1,0 +1,128 @@
+package action
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/evalgate/evalgate/internal/baseline"
+	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/redact"
+)
+
+// Publisher is where the action's results go: the check run that gates the merge, the sticky
+// comment, and the reaction to a rerun command. *github.Repo posts them; DryRun prints what
+// would be posted. Deps always holds one: there is no nil client to forget to check.
+type Publisher interface {
+	CreateCheckRun(ctx context.Context, o github.CheckRunOptions) (id int64, url string, err error)
+	CompleteCheckRun(ctx context.Context, id int64, o github.CheckRunOutput) error
+	UpsertComment(ctx context.Context, pr int, o github.CommentOptions) (url string, err error)
+	React(ctx context.Context, commentID int64, content string) error
+}
+
+// Source is what the action reads from GitHub: who may give a rerun command, the pull request
+// and its files, the gate's earlier check runs, and the base run's artifacts (baseline: auto).
+// *github.Repo reads them; DryRun has no API and answers every read with ErrDryRun.
+type Source interface {
+	PermissionLevel(ctx context.Context, user string) (string, error)
+	GetPullRequest(ctx context.Context, n int) (*github.PullRequest, error)
+	ListPullRequestFiles(ctx context.Context, n int) ([]github.ChangedFile, bool, error)
+	ListCheckRuns(ctx context.Context, ref string, o github.ListCheckRunsOptions) ([]github.CheckRun, error)
+	baseline.Source
+}
+
+var (
+	_ Publisher = (*github.Repo)(nil)
+	_ Source    = (*github.Repo)(nil)
+	_ Publisher = (*DryRun)(nil)
+	_ Source    = (*DryRun)(nil)
+)
+
+// ErrDryRun is what a dry run answers when asked to read from GitHub.
+var ErrDryRun = errors.New("a dry run does not call the GitHub API")
+
+// DryRun is the Publisher and Source of `evalgate action --dry-run`: nothing is read from or
+// posted to GitHub; the completed check run and the comment are printed to Out, scrubbed and
+// between stop-commands markers (they carry model and agent text, which must not issue
+// workflow commands into the job log).
+type DryRun struct {
+	Out   io.Writer
+	Scrub *redact.Redactor
+
+	mu     sync.Mutex
+	checks []github.CheckRunOptions // the check runs "created", by id-1
+}
+
+// CreateCheckRun remembers the check run, to print it when it is completed.
+func (d *DryRun) CreateCheckRun(_ context.Context, o github.CheckRunOptions) (int64, string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.checks = append(d.checks, o)
+	return int64(len(d.checks)), "", nil
+}
+
+// CompleteCheckRun prints the payload that would complete the check run.
+func (d *DryRun) CompleteCheckRun(_ context.Context, id int64, o github.CheckRunOutput) error {
+	d.mu.Lock()
+	var opened github.CheckRunOptions
+	if id >= 1 && int(id) <= len(d.checks) {
+		opened = d.checks[id-1]
+	}
+	d.mu.Unlock()
+	payload := map[string]any{"name": o.Name, "head_sha": opened.HeadSHA, "status": "completed", "conclusion": o.Conclusion,
+		"output": map[string]any{"title": o.Title, "summary": o.Summary, "text": o.Text, "annotations": o.Annotations}}
+	b, err := json.MarshalIndent(payload, "", "  ")
+	if err != nil {
+		return fmt.Errorf("dry run: check run payload: %w", err)
+	}
+	d.print(func(w io.Writer) { fmt.Fprintf(w, "=== check run\n%s\n", b) })
+	return nil
+}
+
+// UpsertComment prints the comment.
+func (d *DryRun) UpsertComment(_ context.Context, pr int, o github.CommentOptions) (string, error) {
+	d.print(func(w io.Writer) { fmt.Fprintf(w, "=== comment (PR #%d, marker %s)\n%s\n", pr, o.Marker, o.Body) })
+	return "", nil
+}
+
+// React does nothing: a dry run never acts on a rerun command.
+func (d *DryRun) React(context.Context, int64, string) error { return nil }
+
+// PermissionLevel answers ErrDryRun.
+func (d *DryRun) PermissionLevel(context.Context, string) (string, error) { return "", ErrDryRun }
+
+// GetPullRequest answers ErrDryRun.
+func (d *DryRun) GetPullRequest(context.Context, int) (*github.PullRequest, error) {
+	return nil, ErrDryRun
+}
+
+// ListPullRequestFiles answers ErrDryRun.
+func (d *DryRun) ListPullRequestFiles(context.Context, int) ([]github.ChangedFile, bool, error) {
+	return nil, false, ErrDryRun
+}
+
+// ListCheckRuns answers ErrDryRun.
+func (d *DryRun) ListCheckRuns(context.Context, string, github.ListCheckRunsOptions) ([]github.CheckRun, error) {
+	return nil, ErrDryRun
+}
+
+// ListArtifacts answers ErrDryRun.
+func (d *DryRun) ListArtifacts(context.Context, string) ([]github.Artifact, error) {
+	return nil, ErrDryRun
+}
+
+// DownloadArtifact answers ErrDryRun.
+func (d *DryRun) DownloadArtifact(context.Context, int64, int64) ([]byte, error) {
+	return nil, ErrDryRun
+}
+
+func (d *DryRun) print(f func(io.Writer)) {
+	stopped(d.Out, func(w io.Writer) {
+		sw := d.Scrub.Writer(w)
+		f(sw)
+		_ = sw.Close()
+	})
+}

@@ -1,0 +1,30 @@
+package pipeline
+
+import (
+	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/reports"
+)
+
+// Concluded is a finished run as every renderer and publisher shows it: compared with its
+// baseline, gated once, and viewed once. Nothing changes the run from here on.
+type Concluded struct {
+	Run *result.Run
+	// Comparison is nil without a baseline.
+	Comparison *reports.Comparison
+	Decision   gate.Decision
+	// Report is the one view the table, the comment, the check run, the summary and the
+	// report files are rendered from.
+	Report *reports.Report
+}
+
+// Conclude compares run with base (nil: no baseline), decides the gate by policy and builds
+// the report view. Both drivers call it, so `evalgate run`, `evalgate merge` and the action
+// reach the same conclusion from the same run.
+func Conclude(run, base *result.Run, policy gate.Policy) *Concluded {
+	var cmp *reports.Comparison
+	if base != nil {
+		cmp = reports.Compare(base, run, reports.DefaultNoise)
+	}
+	return &Concluded{Run: run, Comparison: cmp, Decision: policy.Decide(run, cmp.Regressions()), Report: reports.NewReport(run, cmp)}
+}
