@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/engine"
+	"github.com/evalgate/evalgate/internal/fsroot"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/llm/provider"
@@ -123,10 +123,10 @@ func (w *wiring) targetsPath(s *suite.Suite) string {
 	return suite.FindTargets(s.Path, w.root)
 }
 
-// inside reports whether path lies in dir.
+// inside reports whether path lies in dir (or is dir).
 func inside(dir, path string) bool {
-	r, err := filepath.Rel(dir, path)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+	_, ok := fsroot.Rel(dir, path)
+	return ok
 }
 
 // target resolves the target a test runs against.

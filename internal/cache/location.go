@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/evalgate/evalgate/internal/fsroot"
 )
 
 // DefaultDir is the user's cache directory for evalgate: $XDG_CACHE_HOME/evalgate, else
@@ -83,12 +85,6 @@ func resolve(p string) (string, error) {
 	}
 }
 
-// within reports whether p is dir or lies below it.
-func within(p, dir string) bool {
-	r, err := filepath.Rel(dir, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
-}
-
 // gitOutput runs git in dir and returns its output, "" when git fails (not a repository,
 // no git): then nothing there is tracked.
 func gitOutput(ctx context.Context, dir string, args ...string) string {
@@ -102,4 +98,10 @@ func gitOutput(ctx context.Context, dir string, args ...string) string {
 		return ""
 	}
 	return out.String()
+}
+
+// within reports whether path p lies in dir (or is dir).
+func within(p, dir string) bool {
+	_, ok := fsroot.Rel(dir, p)
+	return ok
 }
