@@ -21,7 +21,7 @@ var prFilesAll = []map[string]any{
 
 // timing matches what differs between two runs of the same tests: durations (with the
 // separator before them: a run shorter than a millisecond shows none) and clock times.
-var timing = regexp.MustCompile(`( · )?\d+(\.\d+)?\s?(ms|s|m)\b|\d{4}-\d\d-\d\dT[0-9:.]+Z|\d{4}-\d\d-\d\d \d\d:\d\d UTC|"duration_ms":\s*\d+|"(started|finished)_at":\s*"[^"]*"`)
+var timing = regexp.MustCompile(`( · )?\d+(\.\d+)?\s?(ms|s|m)\b|\d{4}-\d\d-\d\dT[0-9:.]+Z|\d{4}-\d\d-\d\d \d\d:\d\d UTC|\n\s*"duration_ms":\s*\d+,?|"(started|finished)_at":\s*"[^"]*"`)
 
 func normalize(s string) string { return timing.ReplaceAllString(s, "") }
 
