@@ -122,9 +122,8 @@ func checkTitle(v *view, d gate.Decision) string {
 	if t.Scored > 0 {
 		s += " · score " + score(t.mean())
 	}
-	s = truncate(s, MaxAnnotationTitleBytes)
 	if d.Reason != "" {
 		s = d.Reason + "; " + s
 	}
-	return s
+	return truncate(s, MaxAnnotationTitleBytes)
 }

@@ -265,10 +265,11 @@ func writeTableFooter(w io.Writer, v *view, opts TableOptions, color func(result
 			c.Count(Added), c.Count(Removed), signed(c.MeanDelta), score(c.Noise))
 	}
 	d := decided(v, opts.Gate)
-	gv := result.Pass
+	// Only success is green: a cancelled or unknown conclusion fails the gate.
+	gv := result.Fail
 	switch d.Conclusion {
-	case gate.Failure:
-		gv = result.Fail
+	case gate.Success:
+		gv = result.Pass
 	case gate.Neutral:
 		gv = result.Borderline
 	}

@@ -61,6 +61,10 @@ func TestTrustPartialRerunCarriesFailuresForward(t *testing.T) {
 		if !strings.Contains(text, "carried forward") || !strings.Contains(text, "`evals/calculator.eval.yaml`: failure (fail)") {
 			t.Fatalf("the carried-forward suite is not named:\n%s", text)
 		}
+		// Every report shows the gate the check run posts, not the rerun's own verdict.
+		if !strings.Contains(text, "Gate: **failure**") || strings.Contains(text, "Gate: **success**") {
+			t.Fatalf("a report's gate line disagrees with the posted failure:\n%s", text)
+		}
 	}
 	if !strings.Contains(cr.Summary, `<!-- evalgate:state {"v":1,"blocking":{"evals/calculator.eval.yaml":{"conclusion":"failure","verdict":"fail"}},"ran":["evals/quality.eval.yaml"],"carried":["evals/calculator.eval.yaml"]} -->`) {
 		t.Fatalf("the state does not chain:\n%s", cr.Summary)

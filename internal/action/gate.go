@@ -166,30 +166,47 @@ func newGate(run *result.Run, policy gate.Policy, p plan, rerun string, cancelle
 	return g
 }
 
-// conclude turns the rendered check run into the gate's: carried-forward verdicts count, an
-// unknown gate cannot pass, a cancelled run is cancelled; the note and state are added.
-func (g *commitGate) conclude(check *reports.CheckOutput, rerun string) {
+// decide is the gate's decision on the commit, made before anything is rendered so that the
+// comment, the summary, the table and the check run all show it: the run's own decision (its
+// tests, its regressions), then a cancel, an unknown gate before a partial rerun, or verdicts
+// carried forward from suites this partial rerun did not regrade.
+func (g *commitGate) decide(own gate.Decision, rerun string) gate.Decision {
 	// The suites alone must explain the conclusion (no regression or budget verdict on top)
 	// for a later partial rerun to build on this state.
-	if worse(g.worst, check.Conclusion) != g.worst {
+	if worse(g.worst, own.Conclusion) != g.worst {
 		g.state.Incomplete = true
+	}
+	d := own
+	because := func(reason string) {
+		if d.Reason != "" {
+			reason += "; " + d.Reason
+		}
+		d.Reason = reason
 	}
 	switch {
 	case g.cancelled != nil:
-		check.Conclusion = gate.Cancelled
-		check.Title = "Cancelled: " + check.Title
-	case g.unknown && check.Conclusion != gate.Failure:
-		check.Conclusion = gate.Failure
-		check.Title = fmt.Sprintf("Partial rerun cannot pass the gate: comment %q to regrade every suite", rerun)
+		d.Conclusion = gate.Cancelled
+	case g.unknown && d.Conclusion != gate.Failure:
+		d.Conclusion = gate.Failure
+		because(fmt.Sprintf("partial rerun cannot pass the gate: comment %q to regrade every suite", rerun))
 	default:
-		worst := check.Conclusion
+		worst := d.Conclusion
 		for _, sg := range g.carried {
 			worst = worse(worst, sg.Conclusion)
 		}
-		if worst != check.Conclusion {
-			check.Conclusion = worst
-			check.Title = fmt.Sprintf("%d suite(s) not regraded still %s; this rerun: %s", len(g.carried), worst, check.Title)
+		if worst != d.Conclusion {
+			d.Conclusion = worst
+			because(fmt.Sprintf("%d suite(s) not regraded still %s", len(g.carried), worst))
 		}
+	}
+	return d
+}
+
+// conclude adds what only the check run carries: the cancel in its title, the note before
+// its summary and the gate state after it.
+func (g *commitGate) conclude(check *reports.CheckOutput) {
+	if g.cancelled != nil {
+		check.Title = "Cancelled: " + check.Title
 	}
 	if g.note != "" {
 		check.Summary = g.note + "\n\n" + check.Summary

@@ -76,8 +76,12 @@ func TestGateCarriesForward(t *testing.T) {
 	for _, tt := range tests {
 		run := &result.Run{Thresholds: result.DefaultThresholds, Suites: tt.run}
 		g := newGate(run, gate.Policy{}, plan{only: tt.only, prev: tt.prev}, "/evalgate rerun", nil, time.Time{})
-		check := reports.CheckOutput{Conclusion: gate.Policy{}.Decide(run, 0).Conclusion, Title: "t", Summary: "s"}
-		g.conclude(&check, "/evalgate rerun")
+		d := g.decide(gate.Policy{}.Decide(run, 0), "/evalgate rerun")
+		check := reports.CheckOutput{Conclusion: d.Conclusion, Title: "t", Summary: "s"}
+		g.conclude(&check)
+		if (tt.unknown || len(tt.carried) > 0) && d.Reason == "" {
+			t.Errorf("%s: decision %+v: the reason must say why the gate is not the run's own", tt.name, d)
+		}
 		if check.Conclusion != tt.conclusion || !reflect.DeepEqual(g.state.Carried, tt.carried) || g.unknown != tt.unknown {
 			t.Errorf("%s: conclusion %s carried %v unknown %v; want %s %v %v", tt.name, check.Conclusion, g.state.Carried, g.unknown, tt.conclusion, tt.carried, tt.unknown)
 		}
@@ -98,8 +102,9 @@ func TestGateStateIncompleteWhenSuitesDoNotExplainTheConclusion(t *testing.T) {
 	t.Parallel()
 	run := &result.Run{Thresholds: result.DefaultThresholds, Suites: []*result.SuiteResult{suiteResult("quality", result.Pass)}}
 	g := newGate(run, gate.Policy{}, plan{}, "/evalgate rerun", nil, time.Time{})
-	check := reports.CheckOutput{Conclusion: "failure", Title: "1 regression(s) against the baseline"}
-	g.conclude(&check, "/evalgate rerun")
+	d := g.decide(gate.Decision{Conclusion: gate.Failure, Reason: "1 regression(s) against the baseline"}, "/evalgate rerun")
+	check := reports.CheckOutput{Conclusion: d.Conclusion, Title: d.Reason}
+	g.conclude(&check)
 	if s, ok := parseState(check.Summary); !ok || !s.Incomplete || len(s.Blocking) != 0 {
 		t.Fatalf("state %+v %v: a regression failure must not let a partial rerun pass", s, ok)
 	}
@@ -115,8 +120,9 @@ func TestCancelledGate(t *testing.T) {
 		{ID: "never-started", Verdict: result.Skip},
 	}}
 	g := newGate(&result.Run{Suites: []*result.SuiteResult{s}}, gate.Policy{}, plan{}, "/evalgate rerun", errors.New("interrupt signal received"), at)
-	check := reports.CheckOutput{Conclusion: "success", Title: "1 passed", Summary: "s"}
-	g.conclude(&check, "/evalgate rerun")
+	d := g.decide(gate.Decision{Conclusion: gate.Success}, "/evalgate rerun")
+	check := reports.CheckOutput{Conclusion: d.Conclusion, Title: "1 passed", Summary: "s"}
+	g.conclude(&check)
 	if check.Conclusion != "cancelled" || !strings.HasPrefix(check.Title, "Cancelled") {
 		t.Fatalf("%+v", check)
 	}

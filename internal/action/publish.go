@@ -130,14 +130,14 @@ func (pub *publisher) render(ctx context.Context, run *result.Run, cancelled err
 	base, baseNote := d.baseline(ctx, in, pub.p, cancelled != nil)
 	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression}
 	c := pipeline.Conclude(run, base, policy)
-	r := &rendered{rep: c.Report, decision: c.Decision}
 	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)
 	g.note = joinNotes(g.note, baseNote)
+	r := &rendered{rep: c.Report, decision: g.decide(c.Decision, rerun)}
 	// Room for the note before the results and the state block after them (plus the flags
 	// conclude may still set in it), and for the line saying how many annotations were posted.
 	reserve := len(g.note) + len(g.block()) + 64 + maxAnnotationNote
 	r.check = r.rep.CheckRun(reports.CheckOptions{Gate: r.decision, RunURL: d.Event.RunURL(), ReportHint: hint, RepoRoot: d.Root, MaxBytes: reports.MaxCheckTextBytes - reserve})
-	g.conclude(&r.check, rerun)
+	g.conclude(&r.check)
 	r.posted = postedCheck(r.check, in.ReportDir, cancelled == nil)
 	r.copts = reports.CommentOptions{Marker: d.marker(in), CheckURL: pub.checkURL, RunURL: d.Event.RunURL(), ReportHint: hint, RerunCommand: rerun, Gate: r.decision}
 	if g.note != "" {

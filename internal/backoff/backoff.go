@@ -7,6 +7,7 @@ package backoff
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 )
@@ -107,6 +108,11 @@ func (p Policy) Delay(n int) time.Duration {
 			r = rand.Float64
 		}
 		d *= 1 - p.Jitter + 2*p.Jitter*r()
+	}
+	// Without a cap, enough doublings pass what a Duration holds; converting would wrap to a
+	// negative wait and turn the remaining attempts into a busy loop.
+	if d >= float64(math.MaxInt64) {
+		return time.Duration(math.MaxInt64)
 	}
 	return time.Duration(d)
 }

@@ -226,3 +226,13 @@ func TestSleep(t *testing.T) {
 		t.Fatalf("Sleep on an ended context = %v, want context.Canceled", err)
 	}
 }
+
+func TestDelayNeverWraps(t *testing.T) {
+	t.Parallel()
+	p := Policy{Base: time.Second, Factor: 2}
+	for n := 1; n <= 200; n++ {
+		if d := p.Delay(n); d <= 0 {
+			t.Fatalf("Delay(%d) = %v: an uncapped backoff wrapped to a non-positive wait", n, d)
+		}
+	}
+}

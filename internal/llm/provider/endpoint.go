@@ -189,5 +189,14 @@ func (ep *Endpoint) cacheKey() any {
 		Provider, Model, BaseURL, Format, Version string
 		Structured                                bool
 		MaxOutputTokens                           int
-	}{ep.Provider, ep.Model, ep.URL(), ep.Format, ep.Version, ep.Structured, ep.MaxOutputTokens}
+	}{ep.Provider, ep.Model, ep.cacheURL(), ep.Format, ep.Version, ep.Structured, ep.MaxOutputTokens}
+}
+
+// cacheURL is the URL in cache keys. An Anthropic endpoint on the vendor's default host keys
+// as it did when that default was left to the client (""), so replies cached then still match.
+func (ep *Endpoint) cacheURL() string {
+	if p, ok := providers.Lookup(ep.Provider); ok && ep.Wire == providers.Anthropic && p.Vendor != nil && ep.BaseURL == p.Vendor.BaseURL {
+		return ""
+	}
+	return ep.URL()
 }
