@@ -187,7 +187,11 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 		}
 		w := newWiring(wc)
 		defer w.closeWorkspaces(context.WithoutCancel(ctx))
-		plan, err := w.preflight(job.Suites)
+		check := job.Check
+		if check == nil {
+			check = job.Suites
+		}
+		plan, err := w.preflight(check)
 		if err != nil {
 			return nil, err
 		}

@@ -73,5 +73,8 @@ func mergeLine(r *shard.Report) string {
 	if len(r.Missing) > 0 {
 		line += fmt.Sprintf("; MISSING shard(s) %v: their tests are errors", r.Missing)
 	}
+	if len(r.Empty) > 0 {
+		line += "; no shard found in " + strings.Join(r.Empty, ", ")
+	}
 	return line
 }

@@ -105,6 +105,12 @@ func (o *runOptions) check() error {
 }
 
 func runCmd(ctx context.Context, e env, o *runOptions) error {
+	if o.shard.spec != "" {
+		// First of all: a shard that fails from here on leaves no earlier result behind.
+		if err := pipeline.ClearPartial(o.out); err != nil {
+			return err
+		}
+	}
 	root, l, suites, err := o.load(ctx, e)
 	if err != nil {
 		return err

@@ -66,6 +66,13 @@ func TestRunShardsMerge(t *testing.T) {
 			t.Fatalf("a shard given twice: exit %d, want 2 naming it\n%s", code, stderr)
 		}
 	})
+	t.Run("report into a shard", func(t *testing.T) {
+		t.Parallel()
+		code, _, stderr := invoke(t, "merge", "--root", qs, "--out", filepath.Join(shards[0], "sub"), dir)
+		if code != 2 || !strings.Contains(stderr, "would overwrite the shard") {
+			t.Fatalf("a report directory inside a shard: exit %d, want 2\n%s", code, stderr)
+		}
+	})
 	t.Run("other selection", func(t *testing.T) {
 		t.Parallel()
 		other := filepath.Join(t.TempDir(), "shard-4")
@@ -78,6 +85,30 @@ func TestRunShardsMerge(t *testing.T) {
 			t.Fatalf("shards of different selections: exit %d, want 2\n%s", code, stderr)
 		}
 	})
+}
+
+// TestShardRerunThatFailsIsMissing: a shard run again into the same directory clears its
+// earlier result first, so a rerun that fails leaves the shard missing, not stale.
+func TestShardRerunThatFailsIsMissing(t *testing.T) {
+	t.Parallel()
+	qs := filepath.Join("..", "..", "testdata", "quickstart")
+	dir := t.TempDir()
+	for i := 1; i <= 2; i++ {
+		if code, _, stderr := invoke(t, "run", "--root", qs, "--shard", fmt.Sprintf("%d/2", i), "--out", filepath.Join(dir, fmt.Sprint(i)), qs); code != 0 {
+			t.Fatalf("shard %d/2: exit %d\n%s", i, code, stderr)
+		}
+	}
+	// The same shard again, but its durations file is missing: it fails before running.
+	if code, _, _ := invoke(t, "run", "--root", qs, "--shard", "1/2", "--shard-durations", filepath.Join(dir, "none.json"), "--out", filepath.Join(dir, "1"), qs); code != 2 {
+		t.Fatalf("shard with a missing durations file: exit %d, want 2", code)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "1", "shard.json")); err == nil {
+		t.Fatal("the failed shard left its earlier manifest behind")
+	}
+	code, _, stderr := invoke(t, "merge", "--root", qs, dir)
+	if code != 1 || !strings.Contains(stderr, "MISSING shard(s) [1]") {
+		t.Fatalf("merge after a failed rerun of shard 1: exit %d, want 1 with shard 1 missing\n%s", code, stderr)
+	}
 }
 
 func TestShardFlags(t *testing.T) {

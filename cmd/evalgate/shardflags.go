@@ -41,8 +41,8 @@ func (f *shardFlags) sharding(salt string) (*pipeline.Sharding, error) {
 // salt digests the run options that change results, so shards run with different options
 // refuse to merge.
 func (o *runOptions) salt() string {
-	return fmt.Sprintf("target=%q judge=%q targets=%q trials=%d judge_samples=%d threshold=%g borderline=%g",
-		o.sel.target, o.sel.judge, o.sel.targets, o.llm.trials, o.llm.judgeSamples, o.threshold, o.borderline)
+	return fmt.Sprintf("target=%q judge=%q targets=%q trials=%d judge_samples=%d threshold=%g borderline=%g budget=%g",
+		o.sel.target, o.sel.judge, o.sel.targets, o.llm.trials, o.llm.judgeSamples, o.threshold, o.borderline, o.llm.budgetUSD)
 }
 
 // finishShard writes a shard's partial result and prints its table. A shard decides no gate:

@@ -12,6 +12,7 @@ import (
 	"github.com/evalgate/evalgate/internal/changes"
 	"github.com/evalgate/evalgate/internal/event"
 	"github.com/evalgate/evalgate/internal/glob"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -53,6 +54,9 @@ type Deps struct {
 type Job struct {
 	Suites     []*suite.Suite
 	LoadErrors []*result.SuiteResult
+	// Check are the suites whose configuration (targets, judges, keys) is checked before
+	// anything runs; nil means Suites. A shard checks the whole selection.
+	Check []*suite.Suite
 	// Context says where the run happens; Why why each suite was selected, by path; Shard
 	// which shard of a matrix this is ("i/n", "" when unsharded).
 	Context *result.Context
@@ -104,6 +108,13 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 		d.logf("evalgate: nothing to do: %s", ev.Why)
 		d.finish(in, nil, "skip", "", 0)
 		return nil
+	}
+	if in.Shard != nil {
+		// First of all: a shard that stops from here on leaves no earlier result behind.
+		if err := pipeline.ClearPartial(d.reportDir(in)); err != nil {
+			d.logf("evalgate: %v", err)
+			return ErrConfig
+		}
 	}
 	p, err, ok := d.plan(ctx, in)
 	if !ok {

@@ -206,7 +206,12 @@ func (d *Deps) checkedOut(ctx context.Context) (string, error) {
 func (d *Deps) nothingSelected(in Inputs, p plan, suites []*suite.Suite) {
 	d.logf("evalgate: rerun %s selects no eval suite: nothing ran, and the check run on %s is left as it was", p.only, p.sha)
 	var b strings.Builder
-	fmt.Fprintf(&b, "## evalgate: rerun selected nothing\n\n%s matches none of the %d eval suite(s), so nothing was graded and the `%s` check run on `%s` was left as it was.", code(p.only), len(suites), in.CheckName, p.sha)
+	what := fmt.Sprintf("none of the %d eval suite(s)", len(suites))
+	if suites == nil {
+		// A merge job sees only what its shards selected.
+		what = "no eval suite in any shard"
+	}
+	fmt.Fprintf(&b, "## evalgate: rerun selected nothing\n\n%s matches %s, so nothing was graded and the `%s` check run on `%s` was left as it was.", code(p.only), what, in.CheckName, p.sha)
 	if len(suites) > 0 {
 		b.WriteString(" The suites are:\n")
 		for i, s := range suites {

@@ -23,7 +23,7 @@ import (
 
 // salt digests the inputs that change results: shards run with different ones do not merge.
 func (in Inputs) salt() string {
-	return fmt.Sprintf("target=%q judge=%q targets=%q trials=%d judge_samples=%d", in.Target, in.Judge, in.Targets, in.Trials, in.JudgeSamples)
+	return fmt.Sprintf("target=%q judge=%q targets=%q trials=%d judge_samples=%d budget=%g", in.Target, in.Judge, in.Targets, in.Trials, in.JudgeSamples, in.BudgetUSD)
 }
 
 // runShard runs this job's shard of the picked suites and writes its partial result. Even a
@@ -36,7 +36,9 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 		return ErrConfig
 	}
 	d.logf("evalgate: shard %s: %d of %d suite(s) have tests in this shard (plan %s, balanced by %s)", sh.Spec, len(mine), len(picked), shortPrint(split.Fingerprint), split.Balance)
-	run, err := d.Execute(ctx, p.trust, Job{Suites: mine, LoadErrors: loadErrs, Context: d.context(p, ""), Why: why, Shard: sh.Spec.String()})
+	// Every shard checks the whole selection's configuration, so a mistake fails every shard
+	// alike, where it is written, rather than only the one whose tests meet it.
+	run, err := d.Execute(ctx, p.trust, Job{Suites: mine, Check: picked, LoadErrors: loadErrs, Context: d.context(p, ""), Why: why, Shard: sh.Spec.String()})
 	if run == nil || err != nil {
 		// A shard cut short writes no manifest: the merge reports its tests as errors rather
 		// than trust the ones it skipped.
@@ -72,10 +74,14 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 		pub := d.publisher(ctx, in, p)
 		pub.abort(ctx, fmt.Errorf("merge the shards: %w", err), nil)
 		d.react(ctx, p, "confused")
+		d.finish(in, nil, "error", "", pub.checkID)
 		return ErrConfig
 	}
 	for _, f := range m.Report.Shards {
 		d.logf("evalgate: shard %s from %s", f.Shard, f.Dir)
+	}
+	for _, dir := range m.Report.Empty {
+		d.logf("evalgate: no shard found in %s", dir)
 	}
 	if len(m.Report.Missing) > 0 {
 		d.logf("evalgate: MISSING shard(s) %v: their tests are reported as errors", m.Report.Missing)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/evalgate/evalgate/internal/fsroot"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/reports"
@@ -33,12 +34,28 @@ func Merge(dirs []string, o shard.MergeOptions, reportDir string, label *result.
 	}
 	if reportDir != "" {
 		for _, f := range rep.Shards {
+			if inside(f.Dir, reportDir) {
+				return nil, fmt.Errorf("the report directory %s is inside shard %s's directory %s: writing there would overwrite the shard", reportDir, f.Shard, f.Dir)
+			}
+		}
+		for _, f := range rep.Shards {
 			if err := copyDiffs(filepath.Join(f.Dir, reports.DirDiffs), filepath.Join(reportDir, reports.DirDiffs)); err != nil {
 				return nil, fmt.Errorf("shard %s: %w", f.Shard, err)
 			}
 		}
 	}
 	return &Merged{Run: run, Report: rep}, nil
+}
+
+// inside reports whether path is dir or lies in it, after resolving both.
+func inside(dir, path string) bool {
+	d, err1 := filepath.Abs(dir)
+	p, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	_, ok := fsroot.Rel(d, p)
+	return ok
 }
 
 // copyDiffs copies the regular files of a shard's diffs directory (none is fine). Links are

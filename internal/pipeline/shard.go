@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/shard"
@@ -46,6 +49,18 @@ func (s *Sharding) Split(suites []*suite.Suite, loadErrors []*result.SuiteResult
 	}
 	plan := shard.NewPlan(suites, loadErrors, s.Spec.Count, o)
 	return plan, plan.Select(suites, s.Spec.Index), nil
+}
+
+// ClearPartial removes an earlier shard's manifest and results from dir before this shard
+// runs: a shard that then fails writes nothing, and the merge must count it missing rather
+// than take the earlier run's results for this one's.
+func ClearPartial(dir string) error {
+	for _, f := range []string{shard.ManifestFile, reports.FileResults} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("clear the shard output in %s: %w", dir, err)
+		}
+	}
+	return nil
 }
 
 // WritePartial writes a shard's partial result into dir: results.json with the tests it ran,

@@ -38,8 +38,22 @@ func WriteManifest(dir string, m Manifest) error {
 	if err != nil {
 		return fmt.Errorf("writing shard manifest: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644); err != nil {
+	// Through a temporary file and a rename: a shard killed while writing leaves no
+	// manifest (it is then missing, and its tests are errors), never half a one.
+	tmp, err := os.CreateTemp(dir, "."+ManifestFile+".tmp-*")
+	if err != nil {
 		return fmt.Errorf("writing shard manifest: %w", err)
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), filepath.Join(dir, ManifestFile))
+	}
+	if werr != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("writing shard manifest: %w", werr)
 	}
 	return nil
 }
