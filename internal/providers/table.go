@@ -36,7 +36,8 @@ var table = []Provider{
 	{Name: "anthropic", Keys: modelKeys, Vendor: &Vendor{Wire: Anthropic, KeyVar: "ANTHROPIC_API_KEY",
 		BaseURLVar: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com"}},
 	{Name: "gemini", Aliases: []string{"google", "google-gemini"}, Keys: modelKeys, Vendor: &Vendor{}},
-	// OpenRouter speaks OpenAI's chat completions (AgentV routes it so, at this base URL).
+	// OpenRouter speaks OpenAI's chat completions at this base URL, as AgentV sends it; unlike
+	// AgentV (which fixes the URL), base_url, endpoint and OPENROUTER_BASE_URL may move it.
 	{Name: "openrouter", Keys: modelKeys, Vendor: &Vendor{Wire: OpenAI, KeyVar: "OPENROUTER_API_KEY",
 		BaseURLVar: "OPENROUTER_BASE_URL", BaseURL: "https://openrouter.ai/api/v1", Format: "chat"}},
 

@@ -87,8 +87,11 @@ func checkVendor(t *testing.T, p providers.Provider, cfg *suite.TargetConfig, sr
 	if p.Vendor.Wire == providers.Anthropic {
 		wantAPI = "anthropic"
 	}
-	if len(calls) != 1 || calls[0].API != wantAPI || calls[0].Model != "m-"+p.Name || !sentKey(calls[0], key) {
-		t.Errorf("the fake vendor saw %d call(s), first %+v; want one %s call for model m-%s with key %s", len(calls), calls[0], wantAPI, p.Name, key)
+	if len(calls) != 1 {
+		t.Fatalf("the fake vendor saw %d call(s), want one", len(calls))
+	}
+	if calls[0].API != wantAPI || calls[0].Model != "m-"+p.Name || !sentKey(calls[0], key) {
+		t.Errorf("the fake vendor saw %+v; want a %s call for model m-%s with key %s", calls[0], wantAPI, p.Name, key)
 	}
 	if tg, err := NewTarget(cfg, opts); err != nil || tg == nil {
 		t.Errorf("NewTarget: %v, %v", tg, err)
