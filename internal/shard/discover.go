@@ -53,7 +53,11 @@ func discover(dirs []string, rep *Report) ([]shardDir, error) {
 			rep.Empty = append(rep.Empty, dir)
 		}
 		for _, s := range found {
+			// The same directory reached by two names (a link, a relative path) is one copy.
 			abs, err := filepath.Abs(s.dir)
+			if err == nil {
+				abs, err = filepath.EvalSymlinks(abs)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("looking for shards in %s: %w", dir, err)
 			}
@@ -82,10 +86,13 @@ func discoverOne(dir string) ([]shardDir, error) {
 	}
 	var out []shardDir
 	for _, e := range entries { // ReadDir sorts by name
-		if !e.IsDir() {
-			continue
-		}
 		sub := filepath.Join(dir, e.Name())
+		if !e.IsDir() {
+			// A link to a directory is a shard directory too (an artifact linked into place).
+			if fi, err := os.Stat(sub); err != nil || !fi.IsDir() {
+				continue
+			}
+		}
 		m, err := manifestIn(sub)
 		if err != nil {
 			return nil, err

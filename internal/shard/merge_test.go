@@ -294,15 +294,20 @@ func TestMergeFindsShardsInSubdirectories(t *testing.T) {
 	p := NewPlan(suites, testLoadErrors, 3, Options{})
 	root := t.TempDir()
 	// As actions/download-artifact lays them out: one directory per artifact, in any order,
-	// next to an artifact that is no shard.
-	for i, name := range []string{"evalgate-shard-3", "evalgate-shard-1", "evalgate-shard-2"} {
-		writeShard(t, filepath.Join(root, "artifacts", name), p, suites, []int{3, 1, 2}[i], testSHA, false)
+	// next to an artifact that is no shard. Shard 3 is linked into place from elsewhere.
+	for i, name := range []string{"elsewhere/evalgate-shard-3", "artifacts/evalgate-shard-1", "artifacts/evalgate-shard-2"} {
+		writeShard(t, filepath.Join(root, name), p, suites, []int{3, 1, 2}[i], testSHA, false)
+	}
+	if err := os.Symlink(filepath.Join(root, "elsewhere", "evalgate-shard-3"), filepath.Join(root, "artifacts", "evalgate-shard-3")); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(root, "artifacts", "coverage"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// The second shard is named twice, via its parent and itself: one copy, not a duplicate.
-	got, rep, err := Merge([]string{filepath.Join(root, "artifacts"), filepath.Join(root, "nothing-here"), filepath.Join(root, "artifacts", "evalgate-shard-2")}, MergeOptions{SHA: testSHA})
+	// The second shard is named twice, via its parent and itself, and the third via its link
+	// and its own name: one copy each, not duplicates.
+	got, rep, err := Merge([]string{filepath.Join(root, "artifacts"), filepath.Join(root, "nothing-here"), filepath.Join(root, "artifacts", "evalgate-shard-2"),
+		filepath.Join(root, "elsewhere", "evalgate-shard-3")}, MergeOptions{SHA: testSHA})
 	if err != nil {
 		t.Fatal(err)
 	}
