@@ -54,12 +54,25 @@ type Vendor struct {
 	// BaseURLVar is the variable base_url (alias endpoint) defaults to, then BaseURL; with
 	// neither, the entry must name one.
 	BaseURLVar, BaseURL string
-	// ModelVars are the variables model (alias deployment) defaults to, in order.
-	ModelVars []string
+	// ModelKeys are the entry's keys that name the model, first set wins (nil:
+	// DefaultModelKeys); ModelVars are the variables the model defaults to, in order.
+	ModelKeys, ModelVars []string
 	// VersionVar, then Version, are version's (alias api_version) defaults.
 	VersionVar, Version string
 	// Format is the default api_format of an OpenAI-style wire: chat or responses.
 	Format string
+}
+
+// DefaultModelKeys are the keys naming a vendor's model, first set wins: AgentV's
+// `model ?? deployment ?? variant` (providers/targets.ts).
+var DefaultModelKeys = []string{"model", "deployment", "variant"}
+
+// Models are the keys that name v's model, in the order AgentV reads them.
+func (v *Vendor) Models() []string {
+	if len(v.ModelKeys) > 0 {
+		return v.ModelKeys
+	}
+	return DefaultModelKeys
 }
 
 // Lookup returns the provider named name (not an alias: see Canonical).

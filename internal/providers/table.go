@@ -28,7 +28,9 @@ var table = []Provider{
 		BaseURLVar: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Format: "chat"}},
 	{Name: "azure", Aliases: []string{"azure-openai"}, Keys: modelKeys, Vendor: &Vendor{Wire: Azure,
 		KeyVar: "AZURE_OPENAI_API_KEY", BaseURLVar: "AZURE_OPENAI_ENDPOINT",
-		// AZURE_DEPLOYMENT_NAME is AgentV's.
+		// AgentV reads an Azure entry's deployment before its model; AZURE_DEPLOYMENT_NAME is
+		// AgentV's variable.
+		ModelKeys:  []string{"deployment", "model"},
 		ModelVars:  []string{"AZURE_OPENAI_DEPLOYMENT", "AZURE_DEPLOYMENT_NAME"},
 		VersionVar: "AZURE_OPENAI_API_VERSION", Version: "v1",
 		// AgentV talks to Azure through the Responses API.

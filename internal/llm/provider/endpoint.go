@@ -58,7 +58,7 @@ func Resolve(e Entry, getenv func(string) string) (*Endpoint, error) {
 	}
 	s := &settings{m: cfg.settings, unset: cfg.unset}
 	ep := &Endpoint{Provider: cfg.provider, Wire: v.Wire, Format: s.str("api_format")}
-	ep.Model = s.orEnv(getenv, []string{"model", "deployment"}, v.ModelVars...)
+	ep.Model = s.orEnv(getenv, v.Models(), v.ModelVars...)
 	ep.APIKey = s.orEnv(getenv, []string{"api_key"}, vars(v.KeyVar)...)
 	ep.BaseURL = s.orEnv(getenv, []string{"base_url", "endpoint"}, vars(v.BaseURLVar)...)
 	if ep.BaseURL == "" && !s.written("base_url", "endpoint") {
@@ -78,7 +78,7 @@ func Resolve(e Entry, getenv func(string) string) (*Endpoint, error) {
 	if ep.Format == "" {
 		ep.Format = v.Format
 	}
-	if ep.Model == "" && !s.written("model", "deployment") {
+	if ep.Model == "" && !s.written(v.Models()...) {
 		switch {
 		case v.Wire == providers.Azure:
 			s.errs = append(s.errs, "model is not set: set model: (the deployment) on the target"+orVariable(v.ModelVars...))

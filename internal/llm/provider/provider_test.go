@@ -42,6 +42,13 @@ func TestResolve(t *testing.T) {
 			check: func(e *provider.Endpoint) bool { return e.URL() == "http://vllm:8000/v1" && e.Format == "responses" }},
 		{name: "openai default base", cfg: cfg("openai", map[string]any{"model": "m", "api_key": "k"}),
 			check: func(e *provider.Endpoint) bool { return e.URL() == "https://api.openai.com/v1" }},
+		// AgentV reads model ?? deployment ?? variant, and an Azure entry's deployment first.
+		{name: "variant names the model when nothing else does", cfg: cfg("anthropic", map[string]any{"variant": "claude-haiku-4-5", "api_key": "k"}),
+			check: func(e *provider.Endpoint) bool { return e.Model == "claude-haiku-4-5" }},
+		{name: "model wins over deployment and variant", cfg: cfg("openai", map[string]any{"model": "m", "deployment": "d", "variant": "v", "api_key": "k"}),
+			check: func(e *provider.Endpoint) bool { return e.Model == "m" }},
+		{name: "an azure deployment wins over model", cfg: cfg("azure", map[string]any{"endpoint": "https://r.openai.azure.com", "api_key": "k", "model": "m", "deployment": "dep"}),
+			check: func(e *provider.Endpoint) bool { return e.Model == "dep" }},
 		{name: "azure v1 from env", cfg: cfg("azure", map[string]any{}),
 			env: map[string]string{"AZURE_OPENAI_ENDPOINT": "https://r.openai.azure.com", "AZURE_OPENAI_API_KEY": "k", "AZURE_DEPLOYMENT_NAME": "dep"},
 			check: func(e *provider.Endpoint) bool {
