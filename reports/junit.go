@@ -64,8 +64,9 @@ func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(max(ms, 0))/1
 // (classname = suite, name = test id). Failed tests (and borderline ones under
 // gate.FailOnBorderline) carry a <failure> naming the failed criteria, errored tests an <error>
 // with the cause, skipped tests <skipped/>; <system-out> lists every criterion's score. A suite
-// that could not run becomes one errored testcase named "(suite)", so CI tools see it. Text is
-// sanitized; encoding/xml replaces characters XML cannot carry.
+// that could not run becomes one errored testcase named "(suite)", and a gate that failed for
+// a reason no test carries (a regression) one failed testcase "(gate)", so CI tools see them.
+// Text is sanitized; encoding/xml replaces characters XML cannot carry.
 func WriteJUnit(w io.Writer, run *result.Run, opts JUnitOptions) error {
 	if run == nil {
 		run = &result.Run{}
@@ -110,6 +111,16 @@ func WriteJUnit(w io.Writer, run *result.Run, opts JUnitOptions) error {
 		out.Errors += js.Errors
 		out.Skipped += js.Skipped
 		out.Suites = append(out.Suites, js)
+	}
+	if d := opts.Gate; d.Reason != "" && d.Failed() {
+		// The gate failed for a reason no test carries (a regression against the baseline, a
+		// carried-forward verdict): one failed "(gate)" case, so CI test reports are not green
+		// while the gate is red.
+		reason := sanitize(d.Reason)
+		out.Suites = append(out.Suites, junitSuite{Name: "(gate)", Tests: 1, Failures: 1, Time: seconds(0),
+			Cases: []junitCase{{Classname: "(gate)", Name: "(gate)", Time: seconds(0), Failure: &junitMsg{Message: clip(reason, 500), Type: "gate", Body: reason}}}})
+		out.Tests++
+		out.Failures++
 	}
 	out.Time = seconds(totalMS)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
