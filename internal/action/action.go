@@ -103,6 +103,9 @@ const finishTimeout = 7 * time.Second
 // run was interrupted (after completing its check run as cancelled), ErrConfig when the event
 // or configuration could not be handled, and nil otherwise.
 func Run(ctx context.Context, in Inputs, d Deps) error {
+	if d.Publisher == nil || d.Source == nil || d.Event == nil {
+		return errors.New("action: Deps needs an Event, a Publisher and a Source (a *github.Repo, or a *DryRun)")
+	}
 	ev := d.Event
 	if !ev.Supported {
 		d.logf("evalgate: nothing to do: %s", ev.Why)
