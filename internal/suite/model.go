@@ -181,6 +181,14 @@ type Workspace struct {
 	// Env are the tools the suite needs, checked before its first test.
 	Env WorkspaceEnv
 	Pos Pos
+
+	// set is where each key was written (value positions): a test's workspace inherits the
+	// suite's value of every key it does not write (AgentV's case ?? suite).
+	set map[string]Pos
+	// dir is the directory its relative paths resolve against; fromFile is whether it was
+	// read from a workspace file (AgentV's workspaceFileDir), whose directory hooks default to.
+	dir      string
+	fromFile bool
 }
 
 // Repo is one workspace.repos entry: a repository cloned into the workspace at Path and
@@ -217,6 +225,8 @@ type WorkspaceHooks struct {
 	// Disabled is hooks.enabled: false: no hook command and no reset runs.
 	Disabled                                   bool
 	BeforeAll, BeforeEach, AfterEach, AfterAll *Hook
+	// enabledSet is whether enabled is written: a test's hooks inherit the suite's otherwise.
+	enabledSet bool
 }
 
 // Hook is one workspace hook: a command, a reset, or both (the reset first).
@@ -232,6 +242,9 @@ type Hook struct {
 	// workspace's files back as they were, keeping git-ignored ones; strict removes those too.
 	Reset string
 	Pos   Pos
+	// set holds the keys written (command, timeout_ms, cwd, reset): a test's hook overrides
+	// only those of the suite's hook for the same stage.
+	set map[string]bool
 }
 
 // Grader is one grader (assertion, evaluator) attached to a test.

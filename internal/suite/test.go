@@ -33,7 +33,7 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	}
 	t.Conversation = conv
 	r.testExpected(f, t)
-	r.testExtras(f, t)
+	r.testExtras(f, t, s)
 	r.warnUnimplemented(n, "test")
 	r.dependencies(f, t)
 	t.Graders = r.testGraders(f, t, d, skipDefaults)
@@ -181,9 +181,9 @@ func (r *reader) testExpected(f map[string]*yaml.Node, t *Test) {
 }
 
 // testExtras reads the optional workspace, metadata and tags.
-func (r *reader) testExtras(f map[string]*yaml.Node, t *Test) {
+func (r *reader) testExtras(f map[string]*yaml.Node, t *Test, s *Suite) {
 	if w, ok := f["workspace"]; ok {
-		t.Workspace = r.workspace(w)
+		t.Workspace = r.testWorkspace(s, t, r.workspaceSpec(w))
 	}
 	if m, ok := f["metadata"]; ok {
 		t.Metadata, _ = r.value(m).(map[string]any)

@@ -17,8 +17,19 @@ var removedWorkspaceKeys = map[string]string{
 	"static":      "workspace.static has been removed: use workspace.mode: static",
 }
 
-// workspace reads a workspace object, or a path to a YAML file holding one.
+// workspace reads a workspace object, or a path to a YAML file holding one, and checks how its
+// keys fit together.
 func (r *reader) workspace(n *yaml.Node) *Workspace {
+	w := r.workspaceSpec(n)
+	if w != nil {
+		r.settleWorkspace(w, nil, "")
+	}
+	return w
+}
+
+// workspaceSpec reads a workspace as written, each key checked on its own; settleWorkspace
+// checks the combination, once a test's workspace is merged over the suite's.
+func (r *reader) workspaceSpec(n *yaml.Node) *Workspace {
 	n = resolve(n)
 	if n.Kind == yaml.ScalarNode {
 		return r.workspaceFile(n)
@@ -28,7 +39,12 @@ func (r *reader) workspace(n *yaml.Node) *Workspace {
 		return nil
 	}
 	// per_test is evalgate's default (AgentV shares one copy): diffs never pile up across tests.
-	w := &Workspace{Isolation: "per_test", Pos: r.pos(n)}
+	w := &Workspace{Isolation: "per_test", Pos: r.pos(n), set: map[string]Pos{}, dir: r.dir}
+	for k, v := range f {
+		if !isNull(v) {
+			w.set[k] = r.pos(v)
+		}
+	}
 	r.workspaceTemplate(f, w)
 	if iso := r.optStr(f, "isolation", "workspace"); iso != "" {
 		if iso != "per_test" && iso != "shared" {
@@ -50,7 +66,7 @@ func (r *reader) workspace(n *yaml.Node) *Workspace {
 		r.errorf(keyNode(n, "docker"), "workspace.docker is not supported: evalgate runs code graders on the host, "+
 			"not in a container; run evalgate in an image that has what the graders need, and remove docker")
 	}
-	r.workspaceMode(n, f, w)
+	r.workspaceMode(f, w)
 	return w
 }
 
@@ -63,7 +79,7 @@ func (r *reader) workspaceFile(n *yaml.Node) *Workspace {
 		return nil
 	}
 	if fi, err := r.stat(p); err == nil && fi.IsDir() {
-		return &Workspace{Template: p, Isolation: "per_test", Pos: r.pos(n)}
+		return &Workspace{Template: p, Isolation: "per_test", Pos: r.pos(n), set: map[string]Pos{"template": r.pos(n)}, dir: r.dir}
 	}
 	data, err := r.readFile(p)
 	if err != nil {
@@ -81,7 +97,11 @@ func (r *reader) workspaceFile(n *yaml.Node) *Workspace {
 		r.errorf(keyNode(root, "workspace"), "a workspace file holds the workspace settings directly: remove the top-level workspace: wrapper")
 		return nil
 	}
-	return r.workspace(root)
+	w := r.workspaceSpec(root)
+	if w != nil {
+		w.fromFile = true
+	}
+	return w
 }
 
 // workspaceFields reads the workspace mapping. Keys AgentV removed are accepted here so that
@@ -117,10 +137,8 @@ func (r *reader) workspaceTemplate(f map[string]*yaml.Node, w *Workspace) {
 	}
 }
 
-// workspaceMode reads mode and path as AgentV does: a path alone means static, a static
-// workspace is one directory used in place by every test, and static without a path runs in a
-// temporary workspace unless there are repos to put somewhere.
-func (r *reader) workspaceMode(n *yaml.Node, f map[string]*yaml.Node, w *Workspace) {
+// workspaceMode reads mode and path as AgentV does: a path alone means static.
+func (r *reader) workspaceMode(f map[string]*yaml.Node, w *Workspace) {
 	w.Mode = r.optStr(f, "mode", "workspace")
 	switch w.Mode {
 	case "", "pooled", "temp", "static":
@@ -129,27 +147,10 @@ func (r *reader) workspaceMode(n *yaml.Node, f map[string]*yaml.Node, w *Workspa
 		return
 	}
 	if p := r.optStr(f, "path", "workspace"); p != "" {
-		if w.Mode != "" && w.Mode != "static" {
-			r.errorf(f["path"], "workspace.path needs workspace.mode: static, not %s", w.Mode)
-			return
-		}
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(r.dir, p)
 		}
 		w.Path = filepath.Clean(p)
-	}
-	if w.Mode != "static" && w.Path == "" {
-		return
-	}
-	switch {
-	case w.Path == "" && len(w.Repos) > 0:
-		r.errorf(f["mode"], "workspace.mode static needs workspace.path, the directory to use in place")
-	case w.Path == "":
-		r.warnf(f["mode"], "workspace.mode static without a path: tests run in a temporary workspace, as in AgentV")
-	case f["isolation"] != nil && w.Isolation == "per_test":
-		r.errorf(f["isolation"], "a static workspace is one directory every test runs in: isolation must be shared, not per_test")
-	default:
-		w.Isolation = "shared"
 	}
 }
 
@@ -162,7 +163,7 @@ func (r *reader) hooks(n *yaml.Node) WorkspaceHooks {
 	}
 	if e, ok := f["enabled"]; ok {
 		on, ok := r.boolean(e, "workspace.hooks.enabled")
-		h.Disabled = ok && !on
+		h.Disabled, h.enabledSet = ok && !on, ok
 	}
 	h.BeforeAll = r.hook(f["before_all"], "before_all")
 	h.BeforeEach = r.hook(f["before_each"], "before_each")
@@ -178,9 +179,9 @@ func (r *reader) hook(n *yaml.Node, stage string) *Hook {
 		return nil
 	}
 	what := "workspace.hooks." + stage
-	h := &Hook{Pos: r.pos(n), Dir: r.dir}
+	h := &Hook{Pos: r.pos(n), Dir: r.dir, set: map[string]bool{}}
 	if resolve(n).Kind != yaml.MappingNode {
-		h.Command = r.command(n, what)
+		h.Command, h.set["command"] = r.command(n, what), !isNull(n)
 		return h
 	}
 	f, _ := r.fields(n, what, "command", "script", "timeout_ms", "timeoutMs", "cwd", "reset")
@@ -194,28 +195,27 @@ func (r *reader) hook(n *yaml.Node, stage string) *Hook {
 		}
 	}
 	if cmd != nil && !isNull(cmd) {
-		h.Command = r.command(cmd, what+".command")
+		h.Command, h.set["command"] = r.command(cmd, what+".command"), true
 	}
 	for _, k := range []string{"timeout_ms", "timeoutMs"} {
 		if t, ok := f[k]; ok {
 			if ms, ok := r.integer(t, what+"."+k); ok && ms < 0 {
 				r.errorf(t, "%s.%s must not be negative", what, k)
 			} else {
-				h.TimeoutMS = ms
+				h.TimeoutMS, h.set["timeout_ms"] = ms, ok
 			}
 		}
 	}
 	h.Cwd = r.optStr(f, "cwd", what)
+	h.set["cwd"] = h.Cwd != ""
 	if h.Reset = r.optStr(f, "reset", what); h.Reset != "" {
+		h.set["reset"] = true
 		switch {
 		case h.Reset != "none" && h.Reset != "fast" && h.Reset != "strict":
 			r.errorf(f["reset"], "%s.reset must be none, fast or strict, not %q", what, h.Reset)
 		case h.Reset != "none" && (stage == "before_all" || stage == "after_all"):
 			r.warnf(f["reset"], "%s.reset does nothing: only before_each and after_each reset the workspace (as in AgentV)", what)
 		}
-	}
-	if h.Command == nil && h.Reset == "" && (cmd == nil || isNull(cmd)) {
-		r.errorf(n, "%s needs a command or a reset (none, fast or strict)", what)
 	}
 	return h
 }
