@@ -69,3 +69,63 @@ func TestWorkspaceHooksAndIsolation(t *testing.T) {
 		})
 	}
 }
+
+// mergeSuite's tests write their own workspace over the suite's: one only a timeout for
+// before_each, one enabled: false; the agent answers whether the template and the suite's
+// before_each reached its workspace.
+const mergeSuite = `name: merge
+workspace:
+  template: ./ws
+  hooks:
+    before_each:
+      command: echo hooked > "$AGENTV_WORKSPACE_PATH/hooked.txt"
+tests:
+  - id: timeout
+    input: go
+    workspace:
+      hooks:
+        before_each:
+          timeout_ms: 20000
+    assertions:
+      - {type: equals, value: "template hooked timeout"}
+  - id: plain
+    input: go
+    assertions:
+      - {type: equals, value: "template hooked plain"}
+  - id: off
+    input: go
+    workspace:
+      hooks:
+        enabled: false
+    assertions:
+      - {type: equals, value: "template bare off"}
+`
+
+const mergeTargets = `targets:
+  - name: default
+    provider: cli
+    command: sh -c 't=none; test -f base.txt && t=template; h=bare; test -f hooked.txt && h=hooked; echo "$t $h $1" > "$2"' agent {EVAL_ID} {OUTPUT_FILE}
+    timeout_seconds: 20
+`
+
+func TestWorkspaceMergeE2E(t *testing.T) {
+	t.Parallel()
+	dir := writeRepo(t, map[string]string{"evals/merge.eval.yaml": mergeSuite, "evals/targets.yaml": mergeTargets, "evals/ws/base.txt": "base\n"})
+	code, stdout, stderr := invokeEnv(t, nil, "run", "--root", dir, "--no-cache", "--format", "json", filepath.Join(dir, "evals"))
+	var run result.Run
+	if err := json.Unmarshal([]byte(stdout), &run); err != nil || len(run.Suites) != 1 || len(run.Suites[0].Tests) != 3 {
+		t.Fatalf("exit %d (%v)\n%s\n%s", code, err, stdout, stderr)
+	}
+	for _, tr := range run.Suites[0].Tests {
+		if tr.Verdict != result.Pass {
+			answer := ""
+			if tr.Output != nil {
+				answer = tr.Output.Answer
+			}
+			t.Errorf("%s: %s %s (answered %q)", tr.ID, tr.Verdict, tr.Error, answer)
+		}
+	}
+	if code != 0 {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}
