@@ -130,7 +130,9 @@ type Test struct {
 	Threshold *float64
 	// Target overrides the suite target for this test; for one run of a matrix it is the
 	// matrix entry's name (see Suite.Runs).
-	Target    string
+	Target string
+	// Workspace is the test's workspace merged over the suite's (as AgentV merges them); nil
+	// when the test writes none and runs in the suite's.
 	Workspace *Workspace
 	Vars      map[string]any
 	Metadata  map[string]any

@@ -181,7 +181,8 @@ func (r *reader) hook(n *yaml.Node, stage string) *Hook {
 	what := "workspace.hooks." + stage
 	h := &Hook{Pos: r.pos(n), Dir: r.dir, set: map[string]bool{}}
 	if resolve(n).Kind != yaml.MappingNode {
-		h.Command, h.set["command"] = r.command(n, what), !isNull(n)
+		// Written, even if unusable: its own error says why.
+		h.Command, h.set["command"] = r.command(n, what), true
 		return h
 	}
 	f, _ := r.fields(n, what, "command", "script", "timeout_ms", "timeoutMs", "cwd", "reset")

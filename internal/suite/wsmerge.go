@@ -57,12 +57,11 @@ func mergeWorkspace(suite, test *Workspace) *Workspace {
 		return suite
 	}
 	w.Template = pick("template").Template
-	w.Isolation = pick("isolation").Isolation
-	if _, ok := test.set["isolation"]; !ok {
-		if _, ok := suite.set["isolation"]; !ok {
-			// Not written on either side: evalgate's default, not what a static suite settled on.
-			w.Isolation = "per_test"
-		}
+	// Written on neither side, it is evalgate's default, not what a static suite settled on;
+	// settleWorkspace settles the merged value again.
+	w.Isolation = "per_test"
+	if _, ok := w.set["isolation"]; ok {
+		w.Isolation = pick("isolation").Isolation
 	}
 	w.Repos = slices.Clone(pick("repos").Repos)
 	// A path alone means static, as AgentV derives the mode, so it replaces the suite's mode.
