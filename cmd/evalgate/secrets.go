@@ -34,18 +34,17 @@ func credentials(e env) []string {
 	return values
 }
 
-// forkHosts is the host policy when a fork's code runs with secrets (allow_fork_code): a
-// vendor key goes only to the vendors' own hosts, hosts the workflow's environment names, and
-// hosts the base commit's targets files name. A fork can change targets.yaml; it cannot
-// change the base branch or the workflow.
-func forkHosts(ctx context.Context, e env, root, baseSHA string, targetsFiles []string) func(string) error {
-	allowed := map[string]bool{}
-	for _, h := range providers.DefaultHosts() {
-		allowed[h] = true
-	}
+// forkHosts is the host policy when a fork's code runs with secrets (allow_fork_code). A key
+// goes to hosts the workflow's environment names and hosts the base commit's targets files
+// name; and to a vendor's default host only when it is not another vendor's key: the value of
+// OPENAI_API_KEY goes to api.openai.com, never to another vendor's or a proxy's default host. A
+// fork can change targets.yaml (its base_url and its api_key); it cannot change the base branch
+// or the workflow.
+func forkHosts(ctx context.Context, e env, root, baseSHA string, targetsFiles []string) func(host, apiKey string) error {
+	configured := map[string]bool{}
 	addURL := func(raw string) {
 		if u, err := url.Parse(strings.TrimSpace(raw)); err == nil && u.Hostname() != "" {
-			allowed[strings.ToLower(u.Hostname())] = true
+			configured[strings.ToLower(u.Hostname())] = true
 		}
 	}
 	// The hosts the workflow itself configures for the vendors.
@@ -61,11 +60,34 @@ func forkHosts(ctx context.Context, e env, root, baseSHA string, targetsFiles []
 			}
 		}
 	}
-	return func(host string) error {
-		if allowed[strings.ToLower(host)] {
+	// Each vendor's default host, and which vendor (by its key's value) a key belongs to.
+	vendorHost := map[string]bool{}
+	type home struct{ host, keyVar string }
+	owner := map[string]home{} // a vendor key's value → its vendor's default host ("": none)
+	for _, p := range providers.All() {
+		v := p.Vendor
+		if v == nil {
+			continue
+		}
+		if h := v.DefaultHost(); h != "" {
+			vendorHost[h] = true
+		}
+		if key := e.getenv(v.KeyVar); v.KeyVar != "" && key != "" {
+			owner[key] = home{v.DefaultHost(), v.KeyVar}
+		}
+	}
+	return func(host, apiKey string) error {
+		host = strings.ToLower(host)
+		if configured[host] {
 			return nil
 		}
-		return fmt.Errorf("fork code runs with this job's secrets (allow_fork_code), so a vendor key goes only to hosts the base branch configures; %s is not one of them", host)
+		if !vendorHost[host] {
+			return fmt.Errorf("fork code runs with this job's secrets (allow_fork_code), so a vendor key goes only to hosts the base branch configures; %s is not one of them", host)
+		}
+		if h, ok := owner[apiKey]; ok && h.host != host {
+			return fmt.Errorf("fork code runs with this job's secrets (allow_fork_code), so a vendor's key goes only to that vendor's host or hosts the base branch configures; this target would send %s to %s", h.keyVar, host)
+		}
+		return nil
 	}
 }
 

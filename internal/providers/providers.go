@@ -114,12 +114,15 @@ func BaseURLVars() []string {
 // DefaultHosts are the hosts of the vendors' default base URLs: where a key goes when
 // neither the entry nor the environment names one.
 func DefaultHosts() []string {
-	return vendorValues(func(v *Vendor) string {
-		if u, err := url.Parse(v.BaseURL); err == nil {
-			return u.Hostname()
-		}
-		return ""
-	})
+	return vendorValues(func(v *Vendor) string { return v.DefaultHost() })
+}
+
+// DefaultHost is the host of v's default base URL ("" when it has none).
+func (v *Vendor) DefaultHost() string {
+	if u, err := url.Parse(v.BaseURL); err == nil {
+		return u.Hostname()
+	}
+	return ""
 }
 
 // vendorValues collects f over the vendors, without empties or repeats.

@@ -79,7 +79,7 @@ func TestUnsetReferenceFromTargetsFile(t *testing.T) {
 
 func TestAllowHost(t *testing.T) {
 	t.Parallel()
-	allow := func(h string) error {
+	allow := func(h, _ string) error {
 		if h != "api.openai.com" && h != "api.anthropic.com" {
 			return fmt.Errorf("host %s is not allowed", h)
 		}

@@ -82,9 +82,10 @@ type Options struct {
 	// Warn hears about problems that do not stop the run (no price for a model, a cache
 	// entry that could not be written).
 	Warn func(string)
-	// AllowHost, when set, vets the host an endpoint's API key would be sent to: an error
-	// stops the client from being built (fork code may name any base_url).
-	AllowHost func(host string) error
+	// AllowHost, when set, vets the host an endpoint's API key would be sent to, with the key:
+	// an error stops the client from being built (fork code may name any base_url, and put
+	// any key in api_key).
+	AllowHost func(host, apiKey string) error
 }
 
 // Client is a built client and the endpoint it talks to.
@@ -102,7 +103,7 @@ func New(e Entry, opts Options) (*Client, error) {
 		return nil, err
 	}
 	if opts.AllowHost != nil {
-		if err := opts.AllowHost(ep.Host()); err != nil {
+		if err := opts.AllowHost(ep.Host(), ep.APIKey); err != nil {
 			return nil, fmt.Errorf("%s: target %s: %w", cfg.pos, cfg.name, err)
 		}
 	}
