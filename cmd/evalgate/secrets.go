@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/fsroot"
 	"github.com/evalgate/evalgate/internal/providers"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -105,7 +106,7 @@ func baseTargets(ctx context.Context, e env, root, baseSHA string, paths []strin
 	var out []*suite.TargetsFile
 	for i, p := range paths {
 		p, err := filepath.Abs(p)
-		if err != nil || !inside(root, p) {
+		if err != nil || !fsroot.Within(root, p) {
 			continue
 		}
 		rel, err := filepath.Rel(root, p)

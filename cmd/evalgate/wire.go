@@ -87,7 +87,7 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 	// outside the repository (the user's own choice) is confined to its own directory.
 	abs, _ := filepath.Abs(path)
 	root := w.root
-	if !inside(w.root, abs) {
+	if !fsroot.Within(w.root, abs) {
 		root = filepath.Dir(abs)
 	}
 	f, diags := suite.LoadTargetsWith(path, suite.LoadOptions{Root: root, Getenv: w.getenv})
@@ -121,12 +121,6 @@ func (w *wiring) targetsPath(s *suite.Suite) string {
 		}
 	}
 	return suite.FindTargets(s.Path, w.root)
-}
-
-// inside reports whether path lies in dir (or is dir).
-func inside(dir, path string) bool {
-	_, ok := fsroot.Rel(dir, path)
-	return ok
 }
 
 // target resolves the target a test runs against.

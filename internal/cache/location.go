@@ -49,7 +49,7 @@ func CheckDir(ctx context.Context, dir, repo string) error {
 		if err != nil {
 			return fmt.Errorf("repository %s: %w", r, err)
 		}
-		if within(d, rr) || within(rr, d) {
+		if fsroot.Within(rr, d) || fsroot.Within(d, rr) {
 			return fmt.Errorf("%s overlaps the repository %s: a pull request could commit forged replies there (use a directory outside the checkout, e.g. the default ~/.cache/evalgate)", dir, rr)
 		}
 	}
@@ -98,10 +98,4 @@ func gitOutput(ctx context.Context, dir string, args ...string) string {
 		return ""
 	}
 	return out.String()
-}
-
-// within reports whether path p lies in dir (or is dir).
-func within(p, dir string) bool {
-	_, ok := fsroot.Rel(dir, p)
-	return ok
 }

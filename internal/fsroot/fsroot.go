@@ -58,6 +58,18 @@ func Default(dir string) string {
 	return dir
 }
 
+// Within reports whether path is dir or lies inside it, by its text once both are made
+// absolute (links are not followed).
+func Within(dir, path string) bool {
+	d, err1 := filepath.Abs(dir)
+	p, err2 := filepath.Abs(path)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	_, ok := Rel(d, p)
+	return ok
+}
+
 // Rel is abs relative to root, slash-separated, when it lies inside root by its text (links
 // are not followed: Read and Err catch those).
 func Rel(root, abs string) (string, bool) {

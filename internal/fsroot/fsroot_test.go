@@ -114,6 +114,31 @@ func TestRel(t *testing.T) {
 	}
 }
 
+func TestWithin(t *testing.T) {
+	t.Parallel()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		dir, path string
+		want      bool
+	}{
+		{"/repo", "/repo", true},
+		{"/repo", "/repo/a/b", true},
+		{"/repo", "/repository", false},
+		{"/repo/a", "/repo", false},
+		{".", "sub/x", true}, // relative to the working directory, on both sides
+		{wd, "sub/x", true},
+		{"sub", wd, false},
+		{"a", "a/../b", false}, // cleaned before it is compared
+	} {
+		if got := Within(filepath.FromSlash(tt.dir), filepath.FromSlash(tt.path)); got != tt.want {
+			t.Errorf("Within(%s, %s) = %v, want %v", tt.dir, tt.path, got, tt.want)
+		}
+	}
+}
+
 func TestDefault(t *testing.T) {
 	t.Parallel()
 	for dir, want := range map[string]string{

@@ -34,7 +34,7 @@ func Merge(dirs []string, o shard.MergeOptions, reportDir string, label *result.
 	}
 	if reportDir != "" {
 		for _, f := range rep.Shards {
-			if inside(f.Dir, reportDir) {
+			if fsroot.Within(f.Dir, reportDir) {
 				return nil, fmt.Errorf("the report directory %s is inside shard %s's directory %s: writing there would overwrite the shard", reportDir, f.Shard, f.Dir)
 			}
 		}
@@ -45,17 +45,6 @@ func Merge(dirs []string, o shard.MergeOptions, reportDir string, label *result.
 		}
 	}
 	return &Merged{Run: run, Report: rep}, nil
-}
-
-// inside reports whether path is dir or lies in it, after resolving both.
-func inside(dir, path string) bool {
-	d, err1 := filepath.Abs(dir)
-	p, err2 := filepath.Abs(path)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	_, ok := fsroot.Rel(d, p)
-	return ok
 }
 
 // copyDiffs copies the regular files of a shard's diffs directory (none is fine). Links are
