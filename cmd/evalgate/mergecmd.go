@@ -55,7 +55,7 @@ func mergeCmd(ctx context.Context, e env, o *mergeOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := pipeline.Merge(o.dirs, shard.MergeOptions{}, o.out, nil)
+	m, err := pipeline.Merge(o.dirs, shard.MergeOptions{}, o.out)
 	if err != nil {
 		return usageErr("merge: %w", err)
 	}

@@ -133,7 +133,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		if split, suites, err = sh.Split(suites, l.loadErrors, w.targetFlag != "", o.llm.trials); err != nil {
 			return usageErr("%w", err)
 		}
-		fmt.Fprintf(e.stderr, "evalgate: shard %s of the selection (plan %s, balanced by %s)\n", sh.Spec, split.Fingerprint[:12], split.Balance)
+		fmt.Fprintf(e.stderr, "evalgate: shard %s of the selection (plan %s, balanced by %s)\n", sh.Spec, split.ShortFingerprint(), split.Balance)
 	}
 	printStart(e.stderr, suites, o.workers, o.llm.trials, plan)
 	run, runErr := engine.Run(ctx, suites, o.engineConfig(e, root, w, l, sh, scrub))

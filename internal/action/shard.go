@@ -35,7 +35,7 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 		d.logf("evalgate: %v", err)
 		return ErrConfig
 	}
-	d.logf("evalgate: shard %s: %d of %d suite(s) have tests in this shard (plan %s, balanced by %s)", sh.Spec, len(mine), len(picked), shortPrint(split.Fingerprint), split.Balance)
+	d.logf("evalgate: shard %s: %d of %d suite(s) have tests in this shard (plan %s, balanced by %s)", sh.Spec, len(mine), len(picked), split.ShortFingerprint(), split.Balance)
 	// Every shard checks the whole selection's configuration, so a mistake fails every shard
 	// alike, where it is written, rather than only the one whose tests meet it.
 	run, err := d.Execute(ctx, p.trust, Job{Suites: mine, Check: picked, LoadErrors: loadErrs, Context: d.context(p, ""), Why: why, Shard: sh.Spec.String()})
@@ -66,7 +66,7 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	dir := d.inRoot(in.Merge)
 	// The check run opens once the shards are known to merge: shards that disagree get a
 	// check run that says so, below.
-	m, err := pipeline.Merge([]string{dir}, shard.MergeOptions{SHA: p.sha}, d.reportDir(in), d.context(p, ""))
+	m, err := pipeline.Merge([]string{dir}, shard.MergeOptions{SHA: p.sha}, d.reportDir(in))
 	if err != nil {
 		// The gate cannot be decided from shards that disagree: it fails, and says why.
 		d.logf("evalgate: merge: %v", err)
@@ -94,9 +94,9 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 		p.prev = d.previousGate(ctx, in, p.sha)
 	}
 	pub := d.publisher(ctx, in, p)
-	// The check run opens only once the shards merged into a run with tests, so its URL is
-	// the one label the merge could not record: the published run is a copy that has it (the
-	// merged run itself is not edited).
+	// The check run opens only once the shards merged into a run with tests, so where the run
+	// is published is known only now: the published run is a copy labelled with it (the merged
+	// run itself is not edited).
 	labelled := *run
 	labelled.Context = d.context(p, pub.checkURL)
 	err = pub.publish(ctx, &labelled, nil, time.Time{})
@@ -131,8 +131,6 @@ func (d *Deps) logTable(rep *reports.Report, decision gate.Decision) {
 	})
 }
 
-// shortPrint is the first 12 characters of a fingerprint, enough to tell plans apart in a log.
-func shortPrint(s string) string { return s[:min(12, len(s))] }
 
 // reaction is the rerun command's reaction to how the run ended.
 func reaction(err error) string {

@@ -21,16 +21,12 @@ type Merged struct {
 }
 
 // Merge combines the shards in dirs into one run (see shard.Merge for what is checked and
-// what a missing shard becomes), labelled with where it is published (nil keeps the shards'
-// label). When reportDir is set, the whole diffs the shards kept are copied into its diffs/
-// directory, where the merged results name them.
-func Merge(dirs []string, o shard.MergeOptions, reportDir string, label *result.Context) (*Merged, error) {
+// what a missing shard becomes). When reportDir is set, the whole diffs the shards kept are
+// copied into its diffs/ directory, where the merged results name them.
+func Merge(dirs []string, o shard.MergeOptions, reportDir string) (*Merged, error) {
 	run, rep, err := shard.Merge(dirs, o)
 	if err != nil {
 		return nil, err
-	}
-	if label != nil {
-		run.Context = label
 	}
 	if reportDir != "" {
 		for _, f := range rep.Shards {

@@ -75,8 +75,8 @@ func TestConclude(t *testing.T) {
 }
 
 // TestShardsRoundTrip splits a selection into two shards, writes each shard's partial result
-// as a shard job does, and merges them: the merged run holds every test once, carries the
-// label it is published under, and the kept diffs are copied where the results name them.
+// as a shard job does, and merges them: the merged run holds every test once and the kept
+// diffs are copied where the results name them.
 func TestShardsRoundTrip(t *testing.T) {
 	t.Parallel()
 	suites := []*suite.Suite{suiteOf("evals/a.yaml", "a1", "a2", "a3"), suiteOf("evals/b.yaml", "b1")}
@@ -114,13 +114,12 @@ func TestShardsRoundTrip(t *testing.T) {
 		dirs = append(dirs, out)
 	}
 	report := filepath.Join(dir, "report")
-	label := &result.Context{Repository: "acme/agents", SHA: "abc"}
-	m, err := Merge(dirs, shard.MergeOptions{SHA: "abc"}, report, label)
+	m, err := Merge(dirs, shard.MergeOptions{SHA: "abc"}, report)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Run.Summary.Total != 4 || m.Run.Summary.Passed != 4 || m.Run.Context != label || m.Run.Shard != "" || len(m.Report.Missing) != 0 {
-		t.Fatalf("merged: summary %+v, context %+v, shard %q, missing %v", m.Run.Summary, m.Run.Context, m.Run.Shard, m.Report.Missing)
+	if m.Run.Summary.Total != 4 || m.Run.Summary.Passed != 4 || m.Run.Shard != "" || len(m.Report.Missing) != 0 {
+		t.Fatalf("merged: summary %+v, shard %q, missing %v", m.Run.Summary, m.Run.Shard, m.Report.Missing)
 	}
 	if b, err := os.ReadFile(filepath.Join(report, reports.DirDiffs, "a--a1.diff")); err != nil || string(b) != "diff" {
 		t.Fatalf("kept diff not copied: %q, %v", b, err)
@@ -128,7 +127,7 @@ func TestShardsRoundTrip(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(report, reports.DirDiffs, "link.diff")); err == nil {
 		t.Fatal("a link in a shard's diffs was copied")
 	}
-	if _, err := Merge(dirs, shard.MergeOptions{SHA: "other"}, "", nil); err == nil {
+	if _, err := Merge(dirs, shard.MergeOptions{SHA: "other"}, ""); err == nil {
 		t.Fatal("shards of another commit merged")
 	}
 }

@@ -243,6 +243,10 @@ func (p *Plan) fingerprint() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// ShortFingerprint is the fingerprint's first 12 characters, enough to tell plans apart in a
+// log line.
+func (p *Plan) ShortFingerprint() string { return p.Fingerprint[:min(12, len(p.Fingerprint))] }
+
 // Rows counts the rows (matrix rows count one each, trials not) planned for each shard;
 // index i-1 is shard i.
 func (p *Plan) Rows() []int {

@@ -195,7 +195,10 @@ func (ep *Endpoint) cacheKey() any {
 // cacheURL is the URL in cache keys. An Anthropic endpoint on the vendor's default host keys
 // as it did when that default was left to the client (""), so replies cached then still match.
 func (ep *Endpoint) cacheURL() string {
-	if p, ok := providers.Lookup(ep.Provider); ok && ep.Wire == providers.Anthropic && p.Vendor != nil && ep.BaseURL == p.Vendor.BaseURL {
+	if ep.Wire != providers.Anthropic {
+		return ep.URL()
+	}
+	if p, ok := providers.Lookup(ep.Provider); ok && p.Vendor != nil && ep.BaseURL == p.Vendor.BaseURL {
 		return ""
 	}
 	return ep.URL()
