@@ -131,7 +131,6 @@ func (d *Deps) logTable(rep *reports.Report, decision gate.Decision) {
 	})
 }
 
-
 // reaction is the rerun command's reaction to how the run ended.
 func reaction(err error) string {
 	if err == nil {
