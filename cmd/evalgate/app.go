@@ -66,7 +66,6 @@ func runEnv(ctx context.Context, args []string, e env) int {
 		root.InitDefaultHelpCmd()
 		root.InitDefaultCompletionCmd()
 		root.InitDefaultHelpFlag()
-		root.InitDefaultVersionFlag()
 		fmt.Fprint(e.stderr, root.UsageString())
 		return exitUsage
 	}

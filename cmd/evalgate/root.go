@@ -31,11 +31,22 @@ Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error
   evalgate run evals/greeter.eval.yaml --workers 8
   evalgate validate evals/
   evalgate action --dry-run --repo .              # what the GitHub Action would post`,
-		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.SetVersionTemplate("evalgate {{.Version}}\n")
+	// --version is ours, not cobra's: cobra prints a custom version line only through
+	// SetVersionTemplate, and executing a text/template makes reflect's MethodByName
+	// reachable, which turns off the linker's dead-code elimination for the whole program
+	// (cobra issue #2015): the binary was twice the size for one line of output.
+	root.Flags().BoolP("version", "v", false, "print the version")
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		if v, _ := cmd.Flags().GetBool("version"); v {
+			st.ran = true
+			fmt.Fprintf(cmd.OutOrStdout(), "evalgate %s\n", versionString())
+			return nil
+		}
+		return cmd.Help()
+	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetIn(e.stdin)
@@ -59,7 +70,7 @@ func newVersionCmd(st *cliState) *cobra.Command {
 		Short: "Print the version",
 		Args:  noArgs,
 		RunE: runE(st, func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "evalgate %s\n", cmd.Root().Version)
+			fmt.Fprintf(cmd.OutOrStdout(), "evalgate %s\n", versionString())
 			return nil
 		}),
 	}
