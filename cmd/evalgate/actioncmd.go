@@ -195,7 +195,7 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 		if err != nil {
 			return nil, err
 		}
-		printStart(e.stderr, job.Suites, in.Workers, in.Trials, plan)
+		printStart(e.stderr, job.Suites, in.Workers, in.Trials, in.MaxTrials, plan)
 		reportDir := in.ReportDir
 		if !filepath.IsAbs(reportDir) {
 			reportDir = filepath.Join(wc.root, reportDir)

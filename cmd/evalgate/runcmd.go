@@ -140,7 +140,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	printStart(e.stderr, suites, o.workers, o.llm.trials, plan)
+	printStart(e.stderr, suites, o.workers, o.llm.trials, o.llm.maxTrials, plan)
 	cfg := o.engineConfig(e, root, w, l, sh, scrub)
 	cfg.Baseline = engine.BaseOutcomes(base)
 	run, runErr := engine.Run(ctx, suites, cfg)
