@@ -22,10 +22,35 @@ func trialsNote(s *result.Trials) string {
 		tags = "🎲 flaky, "
 	}
 	n := fmt.Sprintf("%d/%d trials passed (%s%s)", s.Passed, s.Ran, tags, s.Strategy)
+	if s.MaxTrials > 0 {
+		// Adaptive: how many of the most it could have run, and why it stopped there.
+		return n + fmt.Sprintf("; %d of max %d: %s", s.Ran, s.MaxTrials, stopLabel(s))
+	}
 	if s.Ran < s.Count {
 		n += fmt.Sprintf("; %d of %d run: %s", s.Ran, s.Count, s.Stopped)
 	}
 	return n
+}
+
+// stopLabels name the reasons adaptive trials stop, for a table cell.
+var stopLabels = map[string]string{
+	result.StopRegression:          "regression significant",
+	result.StopCannotBeSignificant: "cannot become significant",
+	result.StopNotWorse:            "not worse than the base",
+	result.StopDecidedPass:         "decided pass",
+	result.StopDecidedFail:         "decided fail",
+	result.StopMaxTrials:           "max trials, undecided",
+	result.StopBudget:              "the run's budget was spent",
+	result.StopCostLimit:           "the cost limit was reached",
+	result.StopRun:                 "the run stopped",
+}
+
+// stopLabel is why a test's adaptive trials stopped, in a few words.
+func stopLabel(s *result.Trials) string {
+	if l, ok := stopLabels[s.StopReason]; ok {
+		return l
+	}
+	return s.Stopped
 }
 
 // writeTrials lists a test's trials and each criterion's pass rate across them; the rest of
@@ -40,6 +65,9 @@ func writeTrials(b *sink, t *result.TestResult) {
 		fmt.Fprintf(b, " · 95%% CI [%s, %s]", score(*s.CI95Lower), score(*s.CI95Upper))
 	}
 	b.WriteString("; the details below are the best trial's.\n\n")
+	if s.MaxTrials > 0 && s.Stopped != "" {
+		fmt.Fprintf(b, "**Adaptive trials:** %d to %d trials; stopped after %d: %s.\n\n", s.Count, s.MaxTrials, s.Ran, mdText(s.Stopped))
+	}
 	for _, tr := range t.Trials {
 		line := fmt.Sprintf("%d. %s", tr.Trial, verdictCell(tr.Verdict, len(tr.Gates) > 0))
 		if isScored(tr.Verdict) {

@@ -26,8 +26,13 @@ func TestTrialsInComment(t *testing.T) {
 	stopped := &result.TestResult{Suite: "s", ID: "cut-short", Verdict: result.Pass, Score: 1, Graders: g(result.Pass, 1),
 		TrialSummary: &result.Trials{Strategy: "pass_at_k", Count: 5, Ran: 2, Passed: 1, Flaky: true, Mean: 0.5, Max: 1,
 			Stopped: "pass_at_k stops at the first passing trial"}}
-	run := &result.Run{Summary: result.Summary{Total: 3, Passed: 2, Failed: 1, Verdict: result.Fail},
-		Suites: []*result.SuiteResult{{Name: "s", Path: "evals/s.eval.yaml", Tests: []*result.TestResult{steadyFail, flaky, stopped}}}}
+	p, c, lv := 0.0016, 0.0038, 0.0025
+	adaptive := &result.TestResult{Suite: "s", ID: "collapsed", Verdict: result.Fail, Score: 0, Graders: g(result.Fail, 0),
+		TrialSummary: &result.Trials{Strategy: "mean", Count: 1, MaxTrials: 10, Ran: 5, StopReason: result.StopRegression,
+			Stopped: "regression significant: head 0/5 vs base 9/10 passed, p = 0.0016, significant at ≤ 0.0038",
+			BaseRan: 10, BasePassed: 9, PValue: &p, Boundary: &c, Level: &lv}}
+	run := &result.Run{Summary: result.Summary{Total: 4, Passed: 2, Failed: 2, Verdict: result.Fail},
+		Suites: []*result.SuiteResult{{Name: "s", Path: "evals/s.eval.yaml", Tests: []*result.TestResult{steadyFail, flaky, stopped, adaptive}}}}
 	got := Comment(run, CommentOptions{})
 	checkMarkdown(t, got, false)
 
@@ -35,7 +40,7 @@ func TestTrialsInComment(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `([^`]+)` \\| \\*overall\\*").FindAllStringSubmatch(got, -1) {
 		ids = append(ids, m[1])
 	}
-	if strings.Join(ids, ",") != "sometimes,cut-short,always-wrong" {
+	if strings.Join(ids, ",") != "sometimes,cut-short,always-wrong,collapsed" && strings.Join(ids, ",") != "sometimes,cut-short,collapsed,always-wrong" {
 		t.Errorf("flaky tests must come first, got %v", ids)
 	}
 	for _, want := range []string{
@@ -44,6 +49,8 @@ func TestTrialsInComment(t *testing.T) {
 		"| 0/3 trials passed (mean) |",
 		"2. 💥 error — agent crashed\n3. ✅ pass 1.00\n",
 		"| rubrics › `correct` | 4/5 |",
+		"0/5 trials passed (mean); 5 of max 10: regression significant |",
+		"**Adaptive trials:** 1 to 10 trials; stopped after 5: regression significant: head 0/5 vs base 9/10 passed, p = 0.0016, significant at ≤ 0.0038.",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("comment lacks %q:\n%s", want, got)

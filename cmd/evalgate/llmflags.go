@@ -27,6 +27,7 @@ type llmFlags struct {
 	budgetUSD    float64
 	judgeSamples int
 	trials       int
+	maxTrials    int
 }
 
 func (f *llmFlags) register(fs *pflag.FlagSet) {
@@ -36,6 +37,7 @@ func (f *llmFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.budgetUSD, "budget-usd", 0, "stop starting tests once the run has spent this many US dollars (0 = no limit)")
 	fs.IntVar(&f.judgeSamples, "judge-samples", 0, "ask the judge this many times per grader and report agreement (a grader's samples: wins)")
 	fs.IntVar(&f.trials, "trials", 0, "run each test this many times and combine them by the suite's execution.trials strategy (default pass_at_k); overrides execution.trials.count (0 = the suite's)")
+	fs.IntVar(&f.maxTrials, "max-trials", 0, "adaptive trials: after the count, run undecided tests again, up to this many trials each (against --baseline, else the pass threshold); overrides execution.trials.max (0 = the suite's)")
 }
 
 func (f *llmFlags) check() error {
@@ -46,6 +48,10 @@ func (f *llmFlags) check() error {
 		return usageErr("--judge-samples must be between 0 and 20")
 	case f.trials < 0 || f.trials > suite.MaxTrials:
 		return usageErr("--trials must be between 0 and %d", suite.MaxTrials)
+	case f.maxTrials < 0 || f.maxTrials > suite.MaxTrials:
+		return usageErr("--max-trials must be between 0 and %d", suite.MaxTrials)
+	case f.maxTrials > 0 && f.trials > f.maxTrials:
+		return usageErr("--max-trials (%d) must not be below --trials (%d)", f.maxTrials, f.trials)
 	}
 	return nil
 }

@@ -18,12 +18,15 @@ import (
 const maxNamed = 3
 
 // printStart says what the run is about to do, so a slow first test is not silence.
-func printStart(w io.Writer, suites []*suite.Suite, workers, trials int, p *runPlan) {
-	tests, most := 0, trials
+func printStart(w io.Writer, suites []*suite.Suite, workers, trials, maxTrials int, p *runPlan) {
+	tests, most := 0, max(trials, maxTrials)
 	for _, s := range suites {
 		tests += len(s.Tests)
 		if trials == 0 && s.Trials != nil {
 			most = max(most, s.Trials.Count)
+		}
+		if maxTrials == 0 && s.Trials != nil {
+			most = max(most, s.Trials.Max)
 		}
 	}
 	line := fmt.Sprintf("evalgate: running %s from %s, %d at a time", count(tests, "test"), count(len(suites), "suite"), min(workers, max(tests, 1)))

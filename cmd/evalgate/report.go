@@ -18,6 +18,9 @@ import (
 type reportFlags struct {
 	failOn, out, format, baseline string
 	regress                       bool
+	// base is the --baseline run once read (loadBaseline): a run reads it before its tests,
+	// for adaptive trials, and reports with the same one.
+	base *result.Run
 }
 
 func (f *reportFlags) register(fs *pflag.FlagSet) {
@@ -51,7 +54,7 @@ func (f *reportFlags) policy() gate.Policy {
 // report prints the run, writes the report files and returns the gate's verdict: nil when it
 // passed, gateFailed when it failed. The gate is decided once, and every report shows it.
 func (f *reportFlags) report(e env, root string, run *result.Run, scrub *redact.Redactor) error {
-	base, err := baseline(f.baseline)
+	base, err := f.loadBaseline()
 	if err != nil {
 		return err
 	}
@@ -100,6 +103,16 @@ func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, decisio
 		return fmt.Errorf("print results: %w", err)
 	}
 	return nil
+}
+
+// loadBaseline reads --baseline once.
+func (f *reportFlags) loadBaseline() (*result.Run, error) {
+	if f.base != nil || f.baseline == "" {
+		return f.base, nil
+	}
+	var err error
+	f.base, err = baseline(f.baseline)
+	return f.base, err
 }
 
 // baseline reads a base run's results.json ("" = none).

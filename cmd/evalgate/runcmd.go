@@ -135,8 +135,15 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		}
 		fmt.Fprintf(e.stderr, "evalgate: shard %s of the selection (plan %s, balanced by %s)\n", sh.Spec, split.ShortFingerprint(), split.Balance)
 	}
-	printStart(e.stderr, suites, o.workers, o.llm.trials, plan)
-	run, runErr := engine.Run(ctx, suites, o.engineConfig(e, root, w, l, sh, scrub))
+	// The baseline is read before the run: adaptive trials compare each test with it.
+	base, err := o.loadBaseline()
+	if err != nil {
+		return err
+	}
+	printStart(e.stderr, suites, o.workers, o.llm.trials, o.llm.maxTrials, plan)
+	cfg := o.engineConfig(e, root, w, l, sh, scrub)
+	cfg.Baseline = engine.BaseOutcomes(base)
+	run, runErr := engine.Run(ctx, suites, cfg)
 	// after_all hooks run even when the run was interrupted: they clean up what before_all
 	// started.
 	w.closeWorkspaces(context.WithoutCancel(ctx))
@@ -196,6 +203,7 @@ func (o *runOptions) engineConfig(e env, root string, w *wiring, l *loaded, sh *
 		KeepDiff:       keepDiff,
 		BudgetUSD:      o.llm.budgetUSD,
 		Trials:         o.llm.trials,
+		MaxTrials:      o.llm.maxTrials,
 		KeepWorkspaces: o.keepWS,
 		Workers:        o.workers,
 		Timeout:        o.timeout,

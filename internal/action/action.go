@@ -62,6 +62,9 @@ type Job struct {
 	Context *result.Context
 	Why     map[string]string
 	Shard   string
+	// Baseline is the base run adaptive trials compare each test with (nil: none); it is
+	// fetched before the run only when some test's trials are adaptive.
+	Baseline *result.Run
 }
 
 // plan is what this event asks for.
@@ -160,6 +163,11 @@ func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error 
 	cancelledAt := make(chan time.Time, 1)
 	stop := context.AfterFunc(ctx, func() { cancelledAt <- time.Now() })
 	job.Context = d.context(p, pub.checkURL)
+	if adaptive(in, job.Suites) {
+		// Adaptive trials compare with the baseline as they run: fetch it first, once.
+		base, note := d.baseline(ctx, in, p, false)
+		job.Baseline, pub.base = base, &fetched{base, note}
+	}
 	run, err := d.Execute(ctx, p.trust, job)
 	var at time.Time
 	if !stop() {
@@ -191,6 +199,26 @@ func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error 
 	err = pub.publish(ctx, run, cause, at)
 	d.react(ctx, p, reaction(err))
 	return err
+}
+
+// adaptive reports whether some suite's trials are adaptive (max above count).
+func adaptive(in Inputs, suites []*suite.Suite) bool {
+	for _, s := range suites {
+		count, max := 1, in.MaxTrials
+		if s.Trials != nil {
+			count = s.Trials.Count
+			if max == 0 {
+				max = s.Trials.Max
+			}
+		}
+		if in.Trials > 0 {
+			count = in.Trials
+		}
+		if max > count {
+			return true
+		}
+	}
+	return false
 }
 
 // nothingRan answers a selection with no test in it. A partial rerun whose glob matched

@@ -46,6 +46,9 @@ type Inputs struct {
 	JudgeSamples int
 	// Trials runs each test this many times (0 = each suite's execution.trials).
 	Trials int
+	// MaxTrials bounds adaptive trials (0 = each suite's execution.trials.max): above the
+	// count, undecided tests run again up to this many times.
+	MaxTrials int
 	// Shard, when set, runs one shard of a matrix and writes a partial result (input shard);
 	// ShardDurations balances the shards by an earlier run's durations.
 	Shard          *shard.Spec
@@ -97,6 +100,14 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 	if v := get("trials"); v != "" {
 		if in.Trials, err = strconv.Atoi(v); err != nil || in.Trials < 0 || in.Trials > suite.MaxTrials {
 			return in, fmt.Errorf("input trials must be a number from 0 to %d, not %q", suite.MaxTrials, v)
+		}
+	}
+	if v := get("max_trials"); v != "" {
+		if in.MaxTrials, err = strconv.Atoi(v); err != nil || in.MaxTrials < 0 || in.MaxTrials > suite.MaxTrials {
+			return in, fmt.Errorf("input max_trials must be a number from 0 to %d, not %q", suite.MaxTrials, v)
+		}
+		if in.MaxTrials > 0 && in.Trials > in.MaxTrials {
+			return in, fmt.Errorf("input max_trials (%d) must not be below trials (%d)", in.MaxTrials, in.Trials)
 		}
 	}
 	if v := strings.TrimSpace(get("shard")); v != "" {

@@ -27,6 +27,15 @@ type publisher struct {
 	checkID   int64
 	checkURL  string
 	forbidden bool // the token cannot write (fork PR or missing permissions)
+
+	// base is the baseline fetched before the run (adaptive trials); nil: not yet.
+	base *fetched
+}
+
+// fetched is a baseline fetched once, with its note for the reports.
+type fetched struct {
+	run  *result.Run
+	note string
 }
 
 func (d *Deps) marker(in Inputs) string {
@@ -127,7 +136,13 @@ func (pub *publisher) render(ctx context.Context, run *result.Run, cancelled err
 	d, in := pub.d, pub.in
 	rerun := in.Command + " rerun"
 	hint := "the job summary and " + in.ReportDir
-	base, baseNote := d.baseline(ctx, in, pub.p, cancelled != nil)
+	var base *result.Run
+	var baseNote string
+	if pub.base != nil {
+		base, baseNote = pub.base.run, pub.base.note
+	} else {
+		base, baseNote = d.baseline(ctx, in, pub.p, cancelled != nil)
+	}
 	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression}
 	c := pipeline.Conclude(run, base, policy)
 	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)

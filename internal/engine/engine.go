@@ -60,6 +60,16 @@ type Config struct {
 	SingleTarget bool
 	// Trials, when > 0, overrides every suite's execution.trials.count (--trials).
 	Trials int
+	// MaxTrials, when > 0, overrides every suite's execution.trials.max (--max-trials): above
+	// a suite's count, its tests run adaptive trials (adaptive.go).
+	MaxTrials int
+	// Baseline is the base run's trial outcomes per test (BaseOutcomes): adaptive trials
+	// compare a test's head trials with them. nil = no baseline; a test missing from it is
+	// compared with the pass threshold instead.
+	Baseline map[BaseKey][]bool
+	// RegressionAlpha is the family-wise level of adaptive trials' regression tests, shared
+	// among the run's tests that have a base (Bonferroni); 0 = DefaultRegressionAlpha.
+	RegressionAlpha float64
 	// Context, Shard and Why label the run: where it happened, which shard of a matrix it is
 	// ("i/n"), and why each suite was selected, by path. The engine records them when it
 	// builds the run, so nothing edits a run after the engine.
@@ -103,11 +113,12 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 	defer p.beat(ctx, cfg.Heartbeat)()
 	b := &budget{limit: cfg.BudgetUSD}
 	stop := &abort{}
+	ad := newAdaptive(cfg, all)
 	for _, wave := range waves(all) {
 		if ctx.Err() != nil {
 			break
 		}
-		runWave(ctx, cfg, wave, p, b, stop)
+		runWave(ctx, cfg, wave, p, b, stop, ad)
 	}
 	for _, j := range all {
 		if *j.out == nil {
@@ -134,7 +145,7 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 }
 
 // runWave runs one wave's tests through the worker pool and returns when all are done.
-func runWave(ctx context.Context, cfg Config, wave []*job, p *progress, b *budget, stop *abort) {
+func runWave(ctx context.Context, cfg Config, wave []*job, p *progress, b *budget, stop *abort, ad *adaptive) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(cfg.Workers)
 	for _, l := range lanes(wave) {
@@ -153,7 +164,8 @@ func runWave(ctx context.Context, cfg Config, wave []*job, p *progress, b *budge
 					tr = j.skipped(why)
 				} else if tr = j.blocked(); tr == nil {
 					p.started(j.s, j.t)
-					tr = runTrials(gctx, cfg, j.s, j.t, b, stop)
+					th := rubric.ForTest(cfg.Thresholds, j.s.Threshold, j.t.Threshold)
+					tr = runTrials(gctx, cfg, j.s, j.t, b, stop, ad.start(trialsOf(cfg, j.s), j.key(), th.Pass))
 				}
 				j.matrixLabel(tr)
 				*j.out = tr

@@ -12,7 +12,7 @@ import (
 )
 
 // trialsOf is how often the tests of s run and how the runs combine: the suite's
-// execution.trials, with Config.Trials overriding its count.
+// execution.trials, with Config.Trials overriding its count and Config.MaxTrials its max.
 func trialsOf(cfg Config, s *suite.Suite) suite.Trials {
 	spec := suite.Trials{Count: 1, Strategy: suite.TrialsPassAtK}
 	if s.Trials != nil {
@@ -21,8 +21,13 @@ func trialsOf(cfg Config, s *suite.Suite) suite.Trials {
 	if cfg.Trials > 0 {
 		spec.Count = cfg.Trials
 	}
-	// A Trials built in code may leave Count at 0; every test still runs once.
+	if cfg.MaxTrials > 0 {
+		spec.Max = cfg.MaxTrials
+	}
+	// A Trials built in code may leave Count at 0; every test still runs once. A max below
+	// the count means no adaptive trials: count trials always run.
 	spec.Count = max(spec.Count, 1)
+	spec.Max = max(spec.Max, spec.Count)
 	return spec
 }
 
@@ -31,15 +36,21 @@ func trialsOf(cfg Config, s *suite.Suite) suite.Trials {
 // spent from the run budget as it finishes. Further trials stop when the run budget or the
 // suite's cost_limit_usd is spent, when the run stops (an unreachable endpoint, a
 // cancelled context), and, under pass_at_k, at the first pass (as in AgentV: one pass
-// decides it). The test then combines the trials it has and says why in Trials.Stopped.
-func runTrials(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test, b *budget, stop *abort) *result.TestResult {
+// decides it). With adaptive trials (max above count) a test runs count trials and then more,
+// up to max, while its sequential rule (adaptive.go) finds it undecided. The test then
+// combines the trials it has and says why in Trials.Stopped and Trials.StopReason.
+func runTrials(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test, b *budget, stop *abort, seq *sequential) *result.TestResult {
 	spec := trialsOf(cfg, s)
+	limit := spec.Count
+	if seq != nil {
+		limit = spec.Max
+	}
 	var runs []*result.TestResult
 	var spent float64
-	why, costLimited := "", false
-	for n := 1; n <= spec.Count; n++ {
+	why, reason := "", ""
+	for n := 1; n <= limit; n++ {
 		if n > 1 {
-			if why = interrupted(ctx, b, stop); why != "" {
+			if why, reason = interrupted(ctx, b, stop); why != "" {
 				break
 			}
 		}
@@ -48,39 +59,48 @@ func runTrials(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test, b
 		stop.observe(tr)
 		runs = append(runs, tr)
 		spent += tr.Usage.CostUSD
-		if n == spec.Count {
+		if seq != nil {
+			if reason, why = seq.look(runs); reason != "" {
+				break
+			}
+		}
+		if n == limit {
 			break
 		}
 		if spec.CostLimitUSD > 0 && spent >= spec.CostLimitUSD {
 			why = fmt.Sprintf("the trials' cost limit of $%.2f was reached ($%.4f spent)", spec.CostLimitUSD, spent)
-			costLimited = true
+			reason = result.StopCostLimit
 			break
 		}
-		if spec.Strategy == suite.TrialsPassAtK && tr.Verdict == result.Pass {
+		if seq == nil && spec.Strategy == suite.TrialsPassAtK && tr.Verdict == result.Pass {
 			why = "pass_at_k stops at the first passing trial"
 			break
 		}
 	}
-	if spec.Count <= 1 {
+	if seq == nil && spec.Count <= 1 {
 		return runs[0]
 	}
 	th := rubric.ForTest(cfg.Thresholds, s.Threshold, t.Threshold)
 	out := combine(runs, spec, th, why)
-	out.TrialSummary.CostLimited = costLimited
+	out.TrialSummary.StopReason = reason
+	out.TrialSummary.CostLimited = reason == result.StopCostLimit
+	if seq != nil {
+		seq.record(out.TrialSummary)
+	}
 	return out
 }
 
-// interrupted says why no further trial starts, "" when one may.
-func interrupted(ctx context.Context, b *budget, stop *abort) string {
+// interrupted says why no further trial starts, and as a Stop… code; "" when one may.
+func interrupted(ctx context.Context, b *budget, stop *abort) (why, reason string) {
 	switch {
 	case ctx.Err() != nil:
-		return "the run was cancelled"
+		return "the run was cancelled", result.StopRun
 	case stop.err() != nil:
-		return "the run stopped: " + stop.err().Error()
+		return "the run stopped: " + stop.err().Error(), result.StopRun
 	case b.exhausted():
-		return fmt.Sprintf("the run's budget of $%.2f was spent", b.limit)
+		return fmt.Sprintf("the run's budget of $%.2f was spent", b.limit), result.StopBudget
 	}
-	return ""
+	return "", ""
 }
 
 // combine turns a test's trials into its result: the best trial's result (its output,

@@ -41,6 +41,72 @@ type Trials struct {
 	CostLimited bool `json:"cost_limited,omitempty"`
 	// Criteria is the pass rate of each grader and rubric criterion across the trials.
 	Criteria []*CriterionTrials `json:"criteria,omitempty"`
+
+	// Adaptive trials (execution.trials.max above count; docs/adaptive-trials.md).
+
+	// MaxTrials is the most trials the test could run; 0 when trials were not adaptive.
+	MaxTrials int `json:"max_trials,omitempty"`
+	// StopReason says, as one of the Stop… codes, why the test ran Ran trials: set for
+	// adaptive trials, and for fixed ones cut short by the budget, the cost limit or the run.
+	StopReason string `json:"stop_reason,omitempty"`
+	// BaseRan and BasePassed are the base run's trials of this test the head was compared
+	// with; both 0 without a baseline for it.
+	BaseRan    int `json:"base_ran,omitempty"`
+	BasePassed int `json:"base_passed,omitempty"`
+	// PValue is Fisher's one-sided p-value of "the head passes less often than the base"
+	// at the last look, and Boundary the calibrated value it was compared with (a regression
+	// is significant when PValue ≤ Boundary). Level is the test's share of the family-wise
+	// level (regression_alpha / the run's compared tests) that Boundary was calibrated for.
+	// nil without a baseline.
+	PValue   *float64 `json:"p_value,omitempty"`
+	Boundary *float64 `json:"boundary,omitempty"`
+	Level    *float64 `json:"level,omitempty"`
+	// RateLow and RateHigh are, without a baseline, the confidence interval at the last look
+	// for the test's pass rate (Clopper-Pearson, pass_at_k) or mean score (Hoeffding, mean
+	// and confidence_interval) that was compared with Threshold.
+	RateLow       *float64 `json:"rate_low,omitempty"`
+	RateHigh      *float64 `json:"rate_high,omitempty"`
+	RateThreshold *float64 `json:"rate_threshold,omitempty"`
+}
+
+// The reasons a test's trials stopped (Trials.StopReason).
+const (
+	// StopRegression: the head is significantly worse than the base (adaptive, baseline).
+	StopRegression = "regression_significant"
+	// StopCannotBeSignificant: even failing every remaining trial up to max could not make
+	// the regression significant.
+	StopCannotBeSignificant = "cannot_become_significant"
+	// StopNotWorse: the head has passed at least as often as the base so far.
+	StopNotWorse = "not_worse_than_base"
+	// StopDecidedPass and StopDecidedFail: without a baseline, the interval for the pass rate
+	// (or mean score) lies above, or below, the pass threshold; or a pass_at_k pass.
+	StopDecidedPass = "decided_pass"
+	StopDecidedFail = "decided_fail"
+	// StopMaxTrials: max trials ran, still undecided.
+	StopMaxTrials = "max_trials"
+	// StopBudget: the run's budget_usd was spent.
+	StopBudget = "budget"
+	// StopCostLimit: the test's trials cost cost_limit_usd.
+	StopCostLimit = "cost_limit"
+	// StopRun: the run stopped (cancelled, an unreachable endpoint).
+	StopRun = "run_stopped"
+)
+
+// Outcomes is whether each of the test's trials passed, in order (a test run once is one
+// trial): the binary data adaptive trials compare. An error or a skip never passed. nil
+// when the test has no outcome to compare: skipped, or every trial an error.
+func (t *TestResult) Outcomes() []bool {
+	if t == nil || t.Verdict == Skip || t.Verdict == Error {
+		return nil // Error as the test's verdict: every trial errored
+	}
+	if len(t.Trials) == 0 {
+		return []bool{t.Verdict == Pass}
+	}
+	out := make([]bool, len(t.Trials))
+	for i, tr := range t.Trials {
+		out[i] = tr.Verdict == Pass
+	}
+	return out
 }
 
 // CriterionTrials counts the trials in which one grader, or one criterion of a rubric

@@ -29,11 +29,15 @@ type Trials struct {
 	Strategy string
 	// CostLimitUSD stops a test's further trials once they have cost this much; 0 = none.
 	CostLimitUSD float64
+	// Max, when above Count, turns on adaptive trials (evalgate's own key): after Count
+	// trials a test runs more, up to Max, while its outcome is undecided (docs/adaptive-trials.md).
+	// 0 = Count.
+	Max int
 	// Pos is where the trials key is written.
 	Pos Pos `json:"-"`
 }
 
-var trialsKeys = []string{"count", "strategy", "cost_limit_usd", "costLimitUsd"}
+var trialsKeys = []string{"count", "strategy", "cost_limit_usd", "costLimitUsd", "max"}
 
 // trials reads execution.trials. AgentV warns about and ignores a bad value; evalgate
 // refuses it, because a suite meant to run five times that silently runs once gates on
@@ -76,5 +80,22 @@ func (r *reader) trials(n *yaml.Node) *Trials {
 			}
 		}
 	}
+	if m, ok := f["max"]; ok && !isNull(m) {
+		r.trialsMax(m, tr)
+	}
 	return tr
+}
+
+// trialsMax reads execution.trials.max into tr, whose Count is read.
+func (r *reader) trialsMax(n *yaml.Node, tr *Trials) {
+	v, ok := r.integer(n, "execution.trials.max")
+	switch {
+	case !ok:
+	case v < 1 || v > MaxTrials:
+		r.errorf(n, "execution.trials.max must be between 1 and %d, not %d", MaxTrials, v)
+	case v < tr.Count:
+		r.errorf(n, "execution.trials.max (%d) must not be below execution.trials.count (%d): count trials always run, max bounds the adaptive ones", v, tr.Count)
+	default:
+		tr.Max = v
+	}
 }

@@ -28,6 +28,13 @@ func TestTrials(t *testing.T) {
 		{"bad strategy", "  trials: {count: 2, strategy: best}\n", nil, 2, 32, `execution.trials.strategy must be pass_at_k, mean or confidence_interval, not "best"`},
 		{"negative cost", "  trials: {count: 2, cost_limit_usd: -1}\n", nil, 2, 38, "execution.trials.cost_limit_usd must be a positive amount"},
 		{"not a mapping", "  trials: 3\n", nil, 2, 11, "execution.trials must be a mapping, not"},
+		{"max", "  trials: {count: 1, max: 10}\n", &Trials{Count: 1, Strategy: TrialsPassAtK, Max: 10}, 0, 0, ""},
+		{"max is count", "  trials:\n    count: 3\n    strategy: mean\n    max: 3\n", &Trials{Count: 3, Strategy: TrialsMean, Max: 3}, 0, 0, ""},
+		{"max below count", "  trials:\n    count: 5\n    max: 3\n", nil, 4, 10, "execution.trials.max (3) must not be below execution.trials.count (5)"},
+		{"max fractional", "  trials: {count: 1, max: 2.5}\n", nil, 2, 27, "execution.trials.max must be a whole number"},
+		{"max huge", "  trials: {count: 1, max: 500}\n", nil, 2, 27, "execution.trials.max must be between 1 and 100, not 500"},
+		{"max zero", "  trials: {count: 1, max: 0}\n", nil, 2, 27, "execution.trials.max must be between 1 and 100, not 0"},
+		{"max not a number", "  trials: {count: 1, max: lots}\n", nil, 2, 27, "execution.trials.max"},
 		{"typo key", "  trials: {count: 2, stratgy: mean}\n", nil, 2, 22, `unknown key "stratgy"`},
 	}
 	for _, c := range cases {
