@@ -95,9 +95,9 @@ func TestDecideRegressions(t *testing.T) {
 		want        string
 		reason      string
 	}{
-		{"regressions fail a passing run", Policy{FailOnRegression: true}, runOf(P), 2, Failure, "2 regression(s) against the baseline"},
-		{"regressions fail a neutral run", Policy{FailOnRegression: true}, runOf(P, B), 1, Failure, "1 regression(s) against the baseline"},
-		{"regressions fail under never", Policy{FailOn: FailOnNever, FailOnRegression: true}, runOf(F), 1, Failure, "1 regression(s) against the baseline"},
+		{"regressions fail a passing run", Policy{FailOnRegression: true}, runOf(P), 2, Failure, "2 significant regression(s) against the baseline"},
+		{"regressions fail a neutral run", Policy{FailOnRegression: true}, runOf(P, B), 1, Failure, "1 significant regression(s) against the baseline"},
+		{"regressions fail under never", Policy{FailOn: FailOnNever, FailOnRegression: true}, runOf(F), 1, Failure, "1 significant regression(s) against the baseline"},
 		{"the verdicts decided first: no reason", Policy{FailOnRegression: true}, runOf(F), 3, Failure, ""},
 		{"no regressions", Policy{FailOnRegression: true}, runOf(P), 0, Success, ""},
 		{"regressions without the policy", Policy{}, runOf(P), 4, Success, ""},

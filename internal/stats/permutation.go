@@ -88,13 +88,17 @@ func StratifiedExact(strata []Stratum) float64 {
 		obs += xh
 		m := xb + xh
 		lo, hi := max(0, m-nb), min(nh, m)
+		pmf := make([]float64, hi+1)
+		for x := lo; x <= hi; x++ {
+			pmf[x] = hyperPMF(nb, nh, m, x)
+		}
 		next := make([]float64, len(dist)+hi)
 		for s, ps := range dist {
 			if ps == 0 {
 				continue
 			}
 			for x := lo; x <= hi; x++ {
-				next[s+x] += ps * hyperPMF(nb, nh, m, x)
+				next[s+x] += ps * pmf[x]
 			}
 		}
 		dist = next

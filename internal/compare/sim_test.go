@@ -1,0 +1,119 @@
+package compare
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/stats"
+)
+
+// scripted is a run of a scripted agent: test i passes each trial with probability rates[i],
+// trials times (a single run without trials when trials is 1), under the mean strategy.
+func scripted(r *rand.Rand, rates []float64, trials int) *result.Run {
+	s := &result.SuiteResult{Name: "sim"}
+	for i, p := range rates {
+		t := &result.TestResult{ID: fmt.Sprintf("t%02d", i)}
+		passed := 0
+		for k := range trials {
+			v, sc := result.Fail, 0.0
+			if r.Float64() < p {
+				v, sc = result.Pass, 1
+				passed++
+			}
+			if trials > 1 {
+				t.Trials = append(t.Trials, &result.TrialResult{Trial: k + 1, Score: sc, Verdict: v})
+			} else {
+				t.Score, t.Verdict = sc, v
+			}
+		}
+		if trials > 1 {
+			t.TrialSummary = &result.Trials{Strategy: "mean", Count: trials, Ran: trials, Passed: passed}
+			t.Score = float64(passed) / float64(trials)
+			t.Verdict = result.Fail
+			if t.Score >= 0.8 {
+				t.Verdict = result.Pass
+			}
+		}
+		s.Tests = append(s.Tests, t)
+	}
+	return &result.Run{Suites: []*result.SuiteResult{s}}
+}
+
+// gateFails is fail_on_regression's reading of a comparison.
+func gateFails(c *Comparison) bool { return c.Regressions() > 0 || c.PooledRegression() }
+
+// plan is a simulated trial plan: per PR, base and head rates and trial counts.
+type plan func(r *rand.Rand) (base, head []float64, nb, nh int)
+
+// rate is the share of simulated PRs whose regression gate fails.
+func rate(seed uint64, prs int, p plan) float64 {
+	r := rand.New(rand.NewPCG(seed, 1))
+	opt := Options{bosch: &stats.Boschloo{}}
+	fails := 0
+	for range prs {
+		br, hr, nb, nh := p(r)
+		if gateFails(Compare(scripted(r, br, nb), scripted(r, hr, nh), opt)) {
+			fails++
+		}
+	}
+	return float64(fails) / float64(prs)
+}
+
+func unchanged(nb, nh int) plan {
+	return func(r *rand.Rand) ([]float64, []float64, int, int) {
+		rates := make([]float64, 20)
+		for i := range rates {
+			rates[i] = 0.5 + 0.05*float64(r.IntN(10)) // 0.5, 0.55, …, 0.95
+		}
+		b, h := nb, nh
+		if b == 0 {
+			b, h = 1+r.IntN(10), 1+r.IntN(10)
+		}
+		return rates, rates, b, h
+	}
+}
+
+func everyTestDrops(from, to float64, nb, nh int) plan {
+	return func(*rand.Rand) ([]float64, []float64, int, int) {
+		b, h := make([]float64, 20), make([]float64, 20)
+		for i := range b {
+			b[i], h[i] = from, to
+		}
+		return b, h, nb, nh
+	}
+}
+
+func prs(t *testing.T, n int) int {
+	if testing.Short() {
+		return n / 4
+	}
+	return n
+}
+
+// TestSimulatedErrorRate is the goal "an unchanged PR fails the regression gate ≤ 5 % of the
+// time": 20 tests with pass rates anywhere in 0.5–0.95 and 1–10 trials per side, equal or not.
+func TestSimulatedErrorRate(t *testing.T) {
+	t.Parallel()
+	n := prs(t, 2000)
+	got := rate(1, n, unchanged(0, 0))
+	t.Logf("unchanged PR, 1–10 trials per side: gate fails %.2f %% of %d PRs", 100*got, n)
+	// The procedure's level is 5 %; at this seed the rate is far enough below that the
+	// assertion does not depend on the draw.
+	if got > 0.05 {
+		t.Errorf("unchanged PRs failing the gate: %.3f, want ≤ 0.05", got)
+	}
+}
+
+// TestSimulatedPower is the goal "every test drops from 0.8 to 0.6, baseline 10 trials, head
+// 3 trials: detected ≥ 80 %".
+func TestSimulatedPower(t *testing.T) {
+	t.Parallel()
+	n := prs(t, 800)
+	got := rate(2, n, everyTestDrops(0.8, 0.6, 10, 3))
+	t.Logf("every test 0.8 → 0.6, base 10, head 3: detected %.1f %% of %d PRs", 100*got, n)
+	if got < 0.8 {
+		t.Errorf("detected %.3f, want ≥ 0.8", got)
+	}
+}
