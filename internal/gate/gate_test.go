@@ -153,3 +153,28 @@ func TestFails(t *testing.T) {
 		}
 	}
 }
+
+func TestDecidePooledRegression(t *testing.T) {
+	t.Parallel()
+	P := result.Pass
+	tests := []struct {
+		name   string
+		policy Policy
+		r      Regressions
+		want   string
+		reason string
+	}{
+		{"the pooled test alone fails the gate", Policy{FailOnRegression: true}, Regressions{Pooled: true}, Failure, "the run as a whole regressed significantly against the baseline"},
+		{"significant tests are named first", Policy{FailOnRegression: true}, Regressions{Tests: 2, Pooled: true}, Failure, "2 significant regression(s) against the baseline"},
+		{"without the policy it is shown only", Policy{}, Regressions{Pooled: true}, Success, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := tc.policy.DecideRegressions(runOf(P), tc.r)
+			if d.Conclusion != tc.want || d.Reason != tc.reason || d.Pooled != tc.r.Pooled || d.Regressions != tc.r.Tests {
+				t.Errorf("DecideRegressions = %+v, want %s %q", d, tc.want, tc.reason)
+			}
+		})
+	}
+}
