@@ -105,3 +105,37 @@ func TestRegressionGateEndToEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestTrialsFlagAndTargetOverride: `--trials 3` completes an execution.trials that sets only a
+// strategy, and with `--target other` the comment names other, not the suite's target.
+func TestTrialsFlagAndTargetOverride(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "evals"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"evals/s.eval.yaml": "name: s\nexecution:\n  target: default\n  trials: {strategy: mean}\ntests:\n  - id: a\n    input: go\n    assertions:\n      - type: contains\n        value: PASS\n",
+		"targets.yaml":      "targets:\n  - name: default\n    provider: mock\n    response: FAIL\n  - name: other\n    provider: mock\n    response: PASS\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, stderr := invoke(t, "run", "--root", dir, dir); code != 2 || !strings.Contains(stderr, "execution.trials needs a count") {
+		t.Fatalf("without --trials: exit %d, want the missing count named\n%s", code, stderr)
+	}
+	out := t.TempDir()
+	code, stdout, stderr := invoke(t, "run", "--root", dir, "--trials", "3", "--target", "other", "--out", out, dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	comment, err := os.ReadFile(filepath.Join(out, "comment.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(comment), "target `other`") || strings.Contains(string(comment), "target `default`") || !strings.Contains(string(comment), "3/3 trials passed") {
+		t.Errorf("comment:\n%s", comment)
+	}
+}

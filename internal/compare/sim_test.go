@@ -117,3 +117,51 @@ func TestSimulatedPower(t *testing.T) {
 		t.Errorf("detected %.3f, want ≥ 0.8", got)
 	}
 }
+
+// oneTestDrops is a PR in which test 0 of 20 drops from `from` to `to` and the others stay at
+// 0.8.
+func oneTestDrops(from, to float64, nb, nh int) plan {
+	return func(*rand.Rand) ([]float64, []float64, int, int) {
+		b, h := make([]float64, 20), make([]float64, 20)
+		for i := range b {
+			b[i], h[i] = 0.8, 0.8
+		}
+		b[0], h[0] = from, to
+		return b, h, nb, nh
+	}
+}
+
+// TestSimulatedPlans measures the error rate and power of common trial plans: the table in
+// docs/regressions.md is this test's log (go test -run TestSimulatedPlans -v
+// ./internal/compare/). Every unchanged plan must hold the 5 % level.
+func TestSimulatedPlans(t *testing.T) {
+	t.Parallel()
+	const n = 400 // not shrunk by -short: the unchanged rows sit close enough to 5 % to need it
+	type row struct {
+		plan      string
+		nb, nh    int
+		unchanged bool
+		p         plan
+	}
+	var rows []row
+	for _, c := range [][2]int{{1, 1}, {3, 3}, {5, 5}, {10, 10}, {10, 3}, {1, 10}} {
+		rows = append(rows, row{"unchanged, rates 0.5–0.95", c[0], c[1], true, unchanged(c[0], c[1])})
+	}
+	for _, c := range [][2]int{{3, 3}, {5, 5}, {10, 3}, {10, 10}} {
+		rows = append(rows, row{"every test 0.8 → 0.6", c[0], c[1], false, everyTestDrops(0.8, 0.6, c[0], c[1])})
+	}
+	for _, c := range [][2]int{{1, 1}, {3, 3}, {5, 5}, {10, 3}, {10, 10}} {
+		rows = append(rows, row{"one test 0.9 → 0.1", c[0], c[1], false, oneTestDrops(0.9, 0.1, c[0], c[1])})
+	}
+	for _, c := range [][2]int{{5, 5}, {10, 10}} {
+		rows = append(rows, row{"one test 0.8 → 0.4", c[0], c[1], false, oneTestDrops(0.8, 0.4, c[0], c[1])})
+	}
+	t.Logf("| PR (20 tests) | base trials | head trials | gate fails |")
+	for i, r := range rows {
+		got := rate(uint64(100+i), n, r.p)
+		t.Logf("| %s | %d | %d | %.1f %% |", r.plan, r.nb, r.nh, 100*got)
+		if r.unchanged && got > 0.05 {
+			t.Errorf("%s, %d vs %d trials: gate fails %.3f of unchanged PRs, want ≤ 0.05", r.plan, r.nb, r.nh, got)
+		}
+	}
+}
