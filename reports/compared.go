@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/compare"
@@ -80,19 +81,20 @@ func methodName(m string) string {
 	return m
 }
 
-// pval formats a p-value: two significant figures, "< 0.0001" below that.
+// pval formats a p-value to two significant figures ("0.25", "0.004", "0.012"), "1.00"
+// near 1, "< 0.0001" below that.
 func pval(p float64) string {
 	switch {
+	case p >= 0.995:
+		return "1.00"
 	case p < 0.0001:
 		return "< 0.0001"
-	case p < 0.01:
-		return fmt.Sprintf("%.4f", p)
 	}
-	return fmt.Sprintf("%.2f", p)
+	return strconv.FormatFloat(p, 'g', 2, 64)
 }
 
-// evidence is what a listed change rests on: "-0.60, 95 % CI [-0.90, -0.21]; 10 vs 3 trials,
-// Boschloo exact p 0.0012, adjusted 0.021" and, for a drop that is not significant, how many
+// evidence is what a listed change rests on: "-0.90, 95 % CI [-0.98, -0.26]; 10 vs 3 trials,
+// Boschloo exact p 0.004, adjusted 0.014" and, for a drop that is not significant, how many
 // trials would decide it.
 func evidence(d *compare.TestDelta) string {
 	if d.Delta == nil {
