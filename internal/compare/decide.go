@@ -79,6 +79,8 @@ type decider struct {
 	passAtK int
 	unequal int
 	example [2]int
+	// needs memoises needsTrials: many tests share rates.
+	needs map[[3]float64]int
 }
 
 func newDecider(opt Options) *decider {
@@ -268,7 +270,16 @@ func (dc *decider) settle(ps []*pending, reject []bool, adj []float64, first flo
 			*p.change = Unchanged
 		}
 		if *p.change == Changed && p.delta < -eps {
-			p.stat.NeedsTrials = needsTrials(p.base, p.head, first)
+			k := [3]float64{p.base, p.head, first}
+			n, ok := dc.needs[k]
+			if !ok {
+				n = needsTrials(p.base, p.head, first)
+				if dc.needs == nil {
+					dc.needs = map[[3]float64]int{}
+				}
+				dc.needs[k] = n
+			}
+			p.stat.NeedsTrials = n
 		}
 	}
 }

@@ -39,11 +39,23 @@ func hyperPMF(nb, nh, m, x int) float64 {
 // head passes).
 func FisherLower(xb, nb, xh, nh int) float64 {
 	m := xb + xh
+	lo := max(0, m-nb)
 	p := 0.0
-	for x := max(0, m-nb); x <= xh; x++ {
-		p += hyperPMF(nb, nh, m, x)
+	for x, f := lo, hyperPMF(nb, nh, m, lo); x <= xh; x++ {
+		p += f
+		f = hyperNext(nb, nh, m, x, f)
 	}
 	return math.Min(p, 1)
+}
+
+// hyperNext is P(X = x+1) from f = P(X = x) for hyperPMF's X: the ratio of consecutive terms
+// saves a log-gamma per term.
+func hyperNext(nb, nh, m, x int, f float64) float64 {
+	den := float64((x + 1) * (nb - m + x + 1))
+	if den == 0 {
+		return 0
+	}
+	return f * float64((nh-x)*(m-x)) / den
 }
 
 // Boschloo holds Boschloo's exact one-sided p-values, per table size, so a run that compares
@@ -105,10 +117,11 @@ func boschlooTable(nb, nh int) [][]float64 {
 	sup := make([]float64, len(cells))
 	cum := make([]float64, len(cells))
 	pb, ph := make([]float64, nb+1), make([]float64, nh+1)
+	cb, ch := logChooses(nb), logChooses(nh)
 	for g := 1; g < BoschlooGrid; g++ {
 		pi := float64(g) / BoschlooGrid
-		binomPMF(pb, pi)
-		binomPMF(ph, pi)
+		binomPMFWith(pb, cb, pi)
+		binomPMFWith(ph, ch, pi)
 		s := 0.0
 		for i, c := range cells {
 			s += pb[c.xb] * ph[c.xh]
@@ -131,12 +144,24 @@ func boschlooTable(nb, nh int) [][]float64 {
 }
 
 // binomPMF fills p[k] = C(n, k) π^k (1−π)^(n−k) for n = len(p)−1.
-func binomPMF(p []float64, pi float64) {
+func binomPMF(p []float64, pi float64) { binomPMFWith(p, logChooses(len(p)-1), pi) }
+
+// binomPMFWith is binomPMF with ln C(n, k) given, so a grid over π computes them once.
+func binomPMFWith(p, lc []float64, pi float64) {
 	n := len(p) - 1
 	lp, lq := math.Log(pi), math.Log1p(-pi)
 	for k := range p {
-		p[k] = math.Exp(logChoose(n, k) + float64(k)*lp + float64(n-k)*lq)
+		p[k] = math.Exp(lc[k] + float64(k)*lp + float64(n-k)*lq)
 	}
+}
+
+// logChooses is ln C(n, k) for k = 0…n.
+func logChooses(n int) []float64 {
+	out := make([]float64, n+1)
+	for k := range out {
+		out[k] = logChoose(n, k)
+	}
+	return out
 }
 
 // z95 is the two-sided 95 % normal quantile.

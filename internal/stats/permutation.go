@@ -89,8 +89,9 @@ func StratifiedExact(strata []Stratum) float64 {
 		m := xb + xh
 		lo, hi := max(0, m-nb), min(nh, m)
 		pmf := make([]float64, hi+1)
-		for x := lo; x <= hi; x++ {
-			pmf[x] = hyperPMF(nb, nh, m, x)
+		for x, f := lo, hyperPMF(nb, nh, m, lo); x <= hi; x++ {
+			pmf[x] = f
+			f = hyperNext(nb, nh, m, x, f)
 		}
 		next := make([]float64, len(dist)+hi)
 		for s, ps := range dist {
