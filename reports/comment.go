@@ -25,7 +25,7 @@ type CommentOptions struct {
 	ReportHint string
 	// RerunCommand is the slash command suggested in the footer (default DefaultRerunCommand).
 	RerunCommand string
-	// Baseline, when set, adds Δ columns and the regressions list (see Compare).
+	// Baseline, when set, adds Δ columns and the regressions list (see internal/compare).
 	Baseline *compare.Comparison
 	// Gate is the gate's decision the report shows (zero: the default policy's, on the tests
 	// alone).
