@@ -314,8 +314,8 @@ func (dc *decider) warnings(c *Comparison) []string {
 		out = append(out, "nothing comparable: the baseline has no test with a result that the head also ran (its tests errored, were skipped, or are other tests)")
 	}
 	if dc.passAtK > 0 {
-		out = append(out, fmt.Sprintf("%d %s use pass_at_k, whose trials stop at the first pass: they are not a fixed sample and detect drops poorly; use strategy: mean to gate on regressions",
-			dc.passAtK, plural(dc.passAtK, "test", "tests")))
+		out = append(out, fmt.Sprintf("%d %s pass_at_k, whose trials stop at the first pass: they are not a fixed sample and detect drops poorly; use strategy: mean to gate on regressions",
+			dc.passAtK, plural(dc.passAtK, "test uses", "tests use")))
 	}
 	if dc.unequal > 0 {
 		out = append(out, fmt.Sprintf("%d of %d %s ran a different number of trials on each side (e.g. base %d, head %d): the tests account for it, but the smaller side limits what can be detected",

@@ -11,7 +11,7 @@ import (
 type sample struct {
 	vals     []float64
 	passFail bool
-	// passAtK marks trials that pass_at_k stopped at the first pass.
+	// passAtK marks trials run under pass_at_k, which stops at the first pass.
 	passAtK bool
 }
 
@@ -63,7 +63,8 @@ func testSample(t *result.TestResult) (sample, bool) {
 		return sample{}, false
 	}
 	s := newSample(vals)
-	s.passAtK = pak && len(vals) > 1
+	// Asked for trials, however many ran: pass_at_k stops at the first pass.
+	s.passAtK = pak && max(t.TrialSummary.Count, len(vals)) > 1
 	return s, true
 }
 
