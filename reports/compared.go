@@ -35,7 +35,7 @@ func compareSummary(c *compare.Comparison, md bool) string {
 	}
 	added, removed := c.Count(compare.Added), c.Count(compare.Removed)
 	if c.NothingComparable() {
-		return fmt.Sprintf("nothing comparable — no test has a result on both sides (the baseline's tests errored or were skipped, or it ran other tests) · %s%d added · %s%d removed",
+		return fmt.Sprintf("nothing comparable — no test has a result on both sides (the tests errored or were skipped, or the baseline ran other tests) · %s%d added · %s%d removed",
 			e("🆕"), added, e("➖"), removed)
 	}
 	parts := []string{

@@ -139,3 +139,10 @@ func TestTrialsFlagAndTargetOverride(t *testing.T) {
 		t.Errorf("comment:\n%s", comment)
 	}
 }
+
+func TestRegressionAlphaFlag(t *testing.T) {
+	t.Parallel()
+	if code, _, stderr := invoke(t, "run", "--root", "testdata/pass", "--regression-alpha", "1.5", "testdata/pass"); code != 2 || !strings.Contains(stderr, "--regression-alpha must be between 0 and 1") {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+}

@@ -311,7 +311,7 @@ func needsTrials(base, head, level float64) int {
 func (dc *decider) warnings(c *Comparison) []string {
 	var out []string
 	if c.Comparable == 0 && len(c.Tests) > 0 {
-		out = append(out, "nothing comparable: the baseline has no test with a result that the head also ran (its tests errored, were skipped, or are other tests)")
+		out = append(out, "nothing comparable: no test has a result on both sides (the tests errored or were skipped, or the baseline ran other tests)")
 	}
 	if dc.passAtK > 0 {
 		out = append(out, fmt.Sprintf("%d %s pass_at_k, whose trials stop at the first pass: they are not a fixed sample and detect drops poorly; use strategy: mean to gate on regressions",
