@@ -266,8 +266,8 @@ func writeTableFooter(w io.Writer, v *view, opts TableOptions, color func(result
 			base += " " + termText(shortSHA(c.BaseSHA), 7)
 		}
 		fmt.Fprintf(w, "vs %s: %s\n", base, compareSummary(c, false))
-		for _, warn := range c.Warnings {
-			if !c.NothingComparable() {
+		if !c.NothingComparable() { // the line above says it already
+			for _, warn := range c.Warnings {
 				fmt.Fprintf(w, "warning: %s\n", warn)
 			}
 		}
