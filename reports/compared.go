@@ -45,12 +45,12 @@ func compareSummary(c *compare.Comparison, md bool) string {
 		fmt.Sprintf("%s%d added", e("🆕"), added),
 		fmt.Sprintf("%s%d removed", e("➖"), removed),
 	}
-	delta := "mean Δ"
-	if !md {
-		delta = "mean delta"
+	delta, alpha := "mean Δ", "α"
+	if !md { // the terminal table keeps to ASCII words
+		delta, alpha = "mean delta", "alpha"
 	}
-	return strings.Join(parts, " · ") + fmt.Sprintf(" · %s %s over %s (family-wise α %s, Holm)",
-		delta, signed(c.MeanDelta), plural(c.Comparable, "test", "tests"), pval(c.Alpha))
+	return strings.Join(parts, " · ") + fmt.Sprintf(" · %s %s over %s (family-wise %s %s, Holm)",
+		delta, signed(c.MeanDelta), plural(c.Comparable, "test", "tests"), alpha, pval(c.Alpha))
 }
 
 // pooledLine is the suite-level test: "pooled over 12 tests (exact stratified CMH): p 0.004,
