@@ -189,3 +189,57 @@ func TestSimulatedPlans(t *testing.T) {
 		}
 	}
 }
+
+// graded is a run of a scripted agent with graded scores: each trial of test i scores
+// means[i] ± 0.2 (uniform, to two decimals, clipped to [0, 1]), under the mean strategy.
+func graded(r *rand.Rand, means []float64, trials int) *result.Run {
+	s := &result.SuiteResult{Name: "sim"}
+	for i, m := range means {
+		t := &result.TestResult{ID: fmt.Sprintf("t%02d", i), TrialSummary: &result.Trials{Strategy: "mean", Count: trials, Ran: trials}}
+		for k := range trials {
+			sc := min(1, max(0, float64(int(100*(m+0.4*r.Float64()-0.2)))/100))
+			t.Trials = append(t.Trials, &result.TrialResult{Trial: k + 1, Score: sc, Verdict: result.Pass})
+			t.Score += sc / float64(trials)
+		}
+		t.Verdict = result.Pass
+		s.Tests = append(s.Tests, t)
+	}
+	return &result.Run{Suites: []*result.SuiteResult{s}}
+}
+
+// TestSimulatedGradedScores checks the permutation tests the same way: graded scores on 20
+// tests, 5 trials per side; unchanged PRs hold the level, and a drop of 0.05 in every test's
+// mean is seen through the pooled stratified permutation test.
+func TestSimulatedGradedScores(t *testing.T) {
+	t.Parallel()
+	const n = 200 // not shrunk by -short: 1 % of PRs is 2 PRs
+	for _, tc := range []struct {
+		name string
+		drop float64
+		ok   func(float64) bool
+		want string
+	}{
+		{"unchanged", 0, func(r float64) bool { return r <= 0.05 }, "≤ 0.05"},
+		{"every mean 0.05 lower", 0.05, func(r float64) bool { return r >= 0.7 }, "≥ 0.7"},
+	} {
+		r := rand.New(rand.NewPCG(9, 1))
+		opt := Options{bosch: &stats.Boschloo{}}
+		fails := 0
+		for range n {
+			means := make([]float64, 20)
+			head := make([]float64, 20)
+			for i := range means {
+				means[i] = 0.4 + 0.05*float64(r.IntN(10))
+				head[i] = means[i] - tc.drop
+			}
+			if gateFails(Compare(graded(r, means, 5), graded(r, head, 5), opt)) {
+				fails++
+			}
+		}
+		got := float64(fails) / float64(n)
+		t.Logf("graded scores, 5 vs 5 trials, %s: gate fails %.1f %% of %d PRs", tc.name, 100*got, n)
+		if !tc.ok(got) {
+			t.Errorf("%s: gate fails %.3f, want %s", tc.name, got, tc.want)
+		}
+	}
+}

@@ -26,22 +26,14 @@ func Permutation(base, head []float64, seed uint64) (p float64, exact bool) {
 	n, k := len(all), len(head)
 	obs := sum(head)
 	if c := Choose(n, k); c <= PermutationEnumerate {
-		var hits, total float64
-		var walk func(start, left int, s float64)
-		walk = func(start, left int, s float64) {
-			if left == 0 {
-				total++
-				if s <= obs+tol {
-					hits++
-				}
-				return
-			}
-			for i := start; i <= n-left; i++ {
-				walk(i+1, left-1, s+all[i])
+		sums := headSums(all, k)
+		hits := 0
+		for _, s := range sums {
+			if s <= obs+tol {
+				hits++
 			}
 		}
-		walk(0, k, 0)
-		return hits / total, true
+		return float64(hits) / float64(len(sums)), true
 	}
 	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	hits := 0
@@ -59,6 +51,26 @@ func Permutation(base, head []float64, seed uint64) (p float64, exact bool) {
 		}
 	}
 	return float64(1+hits) / float64(1+PermutationResamples), false
+}
+
+// subsetSums is the most relabellings of a stratum whose head sums are listed up front.
+const subsetSums = 4096
+
+// headSums is the sum of every k-subset of all, one per relabelling (so uniform over them).
+func headSums(all []float64, k int) []float64 {
+	var out []float64
+	var walk func(start, left int, s float64)
+	walk = func(start, left int, s float64) {
+		if left == 0 {
+			out = append(out, s)
+			return
+		}
+		for i := start; i <= len(all)-left; i++ {
+			walk(i+1, left-1, s+all[i])
+		}
+	}
+	walk(0, k, 0)
+	return out
 }
 
 func sum(xs []float64) float64 {
@@ -121,6 +133,9 @@ func StratifiedPermutation(strata []Stratum, seed uint64) float64 {
 		all      []float64
 		k        int
 		w, total float64
+		// sums are the head sums of every relabelling, when there are few: a draw is then one
+		// uniform pick instead of a partial shuffle.
+		sums []float64
 	}
 	var ss []st
 	stat := func(s st, sumH float64) float64 {
@@ -135,6 +150,9 @@ func StratifiedPermutation(strata []Stratum, seed uint64) float64 {
 		all := append(append([]float64(nil), x.Base...), x.Head...)
 		nb, nh := float64(len(x.Base)), float64(len(x.Head))
 		s := st{all: all, k: len(x.Head), w: nb * nh / (nb + nh), total: sum(all)}
+		if Choose(len(all), s.k) <= subsetSums {
+			s.sums = headSums(all, s.k)
+		}
 		ss = append(ss, s)
 		obs += stat(s, sum(x.Head))
 	}
@@ -143,6 +161,10 @@ func StratifiedPermutation(strata []Stratum, seed uint64) float64 {
 	for range PermutationResamples {
 		t := 0.0
 		for _, s := range ss {
+			if s.sums != nil {
+				t += stat(s, s.sums[r.IntN(len(s.sums))])
+				continue
+			}
 			n := len(s.all)
 			sh := 0.0
 			for i := range s.k {
