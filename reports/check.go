@@ -3,6 +3,7 @@ package reports
 import (
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -37,7 +38,7 @@ type CheckOptions struct {
 	RunURL     string
 	ReportHint string
 	// Baseline, when set, adds Δ columns and the regressions list.
-	Baseline *Comparison
+	Baseline *compare.Comparison
 	// RepoRoot, when set, makes absolute eval-file paths relative for annotations.
 	RepoRoot string
 	// MaxBytes is the budget of Summary and of Text, each (default MaxCheckTextBytes).

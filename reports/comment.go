@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -24,8 +25,8 @@ type CommentOptions struct {
 	ReportHint string
 	// RerunCommand is the slash command suggested in the footer (default DefaultRerunCommand).
 	RerunCommand string
-	// Baseline, when set, adds Δ columns and the regressions list (see Compare).
-	Baseline *Comparison
+	// Baseline, when set, adds Δ columns and the regressions list (see internal/compare).
+	Baseline *compare.Comparison
 	// Gate is the gate's decision the report shows (zero: the default policy's, on the tests
 	// alone).
 	Gate gate.Decision

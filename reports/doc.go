@@ -18,7 +18,8 @@
 //   - [WriteJUnit]: junit.xml for CI test-report tools.
 //   - [WriteAll]: all of the above as files (comment.md, summary.md, check-run.json,
 //     results.json, index.jsonl, junit.xml), each written atomically.
-//   - [Compare]: base-vs-head deltas; pass the [Comparison] in the options to get Δ columns.
+//   - the base-vs-head comparison: pass an internal/compare Comparison in the options to get Δ
+//     columns, the significant regressions and the changes that are not significant.
 //
 // # Reading order
 //
@@ -78,10 +79,10 @@
 //
 // # Compare
 //
-// Tests pair by (suite name, test id), criteria by (grader, criterion id). A pair regresses when
-// its score fell by at least the noise (default 0.1, AgentV's) or its verdict went from pass or
-// borderline to fail or error; it improves when its score rose by at least the noise. Added and
-// removed tests are shown, never counted as regressions.
+// The comparison is made by internal/compare (per-test one-sided exact tests, a pooled test and
+// weighted Holm at regression_alpha; see docs/regressions.md); the renderers only show it: the
+// significant regressions with their p-values, the rest as "changed, not significant", and
+// "nothing comparable" when the baseline shares no test with a result.
 //
 // # Stability
 //

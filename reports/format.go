@@ -168,3 +168,7 @@ func plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+func isScored(v result.Verdict) bool {
+	return v == result.Pass || v == result.Borderline || v == result.Fail
+}

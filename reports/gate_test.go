@@ -21,7 +21,7 @@ func TestRegressionDecisionRendersFailureEverywhere(t *testing.T) {
 		t.Fatalf("fixture all-pass concludes %s, want success", got)
 	}
 	d := gate.Policy{FailOn: gate.FailOnFail, FailOnRegression: true}.Decide(run, 2)
-	const reason = "2 regression(s) against the baseline"
+	const reason = "2 significant regression(s) against the baseline"
 	if d.Conclusion != gate.Failure || d.Reason != reason || d.Regressions != 2 {
 		t.Fatalf("decision %+v", d)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -33,9 +34,9 @@ func TestGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			run := tc.run(t)
-			var cmpr *Comparison
+			var cmpr *compare.Comparison
 			if tc.base != "" {
-				cmpr = Compare(loadRun(t, tc.base), run, 0)
+				cmpr = compare.Compare(loadRun(t, tc.base), run, compare.Options{})
 			}
 			comment := Comment(run, CommentOptions{
 				Marker:     testMarker,

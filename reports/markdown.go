@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -239,7 +240,7 @@ func (m *mdRenderer) writeHead(b *sink) {
 	}
 }
 
-// maxListedRegressions bounds the regression list under the comparison line.
+// maxListedRegressions bounds each list (significant, changed) under the comparison line.
 const maxListedRegressions = 10
 
 func (m *mdRenderer) writeComparison(b *sink) {
@@ -248,26 +249,17 @@ func (m *mdRenderer) writeComparison(b *sink) {
 	if c.BaseSHA != "" {
 		base += " " + codeSpan(shortSHA(c.BaseSHA), false)
 	}
-	fmt.Fprintf(b, "\n**Compared with %s:** ⬇️ %s · ⬆️ %s · 🆕 %d added · ➖ %d removed · mean Δ %s (noise ±%s)\n",
-		base, plural(c.Count(Regression), "regression", "regressions"),
-		plural(c.Count(Improvement), "improvement", "improvements"),
-		c.Count(Added), c.Count(Removed), signed(c.MeanDelta), score(c.Noise))
-	listed := 0
-	for _, d := range c.Tests {
-		if d == nil || d.Change != Regression {
-			continue
+	fmt.Fprintf(b, "\n**Compared with %s:** %s\n", base, compareSummary(c, true))
+	if !c.NothingComparable() {
+		if c.Pooled != nil {
+			fmt.Fprintf(b, "\nSuite-level: %s.\n", pooledLine(c.Pooled))
 		}
-		if listed == maxListedRegressions {
-			fmt.Fprintf(b, "- … and %d more\n", c.Count(Regression)-listed)
-			break
+		for _, w := range c.Warnings {
+			fmt.Fprintf(b, "\n> ⚠️ %s\n", mdText(w))
 		}
-		if listed == 0 {
-			b.WriteString("\n")
-		}
-		listed++
-		fmt.Fprintf(b, "- ⬇️ %s › %s: %s %s → %s %s%s\n", mdText(clip(d.Suite, 80)), codeSpan(clip(d.ID, 120), false),
-			emoji(d.Base), scoreOrDash(d.Base, d.BaseScore), emoji(d.Head), scoreOrDash(d.Head, d.HeadScore), deltaParen(d.Delta, d.Spread))
 	}
+	m.listChanges(b, c, compare.Regression, "⬇️", "")
+	m.listChanges(b, c, compare.Changed, "↕️", " — changed, not significant")
 	// Tests of suites the head no longer has: no suite section will mention them.
 	present := map[string]bool{}
 	for _, sv := range m.v.suites {
@@ -275,7 +267,7 @@ func (m *mdRenderer) writeComparison(b *sink) {
 	}
 	var gone []string
 	for _, d := range c.Tests {
-		if d != nil && d.Change == Removed && !present[d.Suite] {
+		if d != nil && d.Change == compare.Removed && !present[d.Suite] {
 			gone = append(gone, mdText(clip(d.Suite, 80))+" › "+codeSpan(clip(d.ID, 120), false))
 		}
 	}
@@ -294,16 +286,28 @@ func scoreOrDash(v result.Verdict, s float64) string {
 	return verdictWord(v)
 }
 
-// deltaParen is the Δ after a listed regression; over trials it is the difference of the trial
-// means, which can differ from the scores' difference (pass_at_k scores the best trial).
-func deltaParen(d *float64, sp Spread) string {
-	if d == nil {
-		return ""
+// listChanges lists the tests with change ch under the comparison line, with their evidence.
+func (m *mdRenderer) listChanges(b *sink, c *compare.Comparison, ch compare.Change, mark, tail string) {
+	listed, total := 0, c.Count(ch)
+	for _, d := range c.Tests {
+		if d == nil || d.Change != ch {
+			continue
+		}
+		if listed == maxListedRegressions {
+			fmt.Fprintf(b, "- … and %d more\n", total-listed)
+			break
+		}
+		if listed == 0 {
+			b.WriteString("\n")
+		}
+		listed++
+		ev := evidence(d)
+		if ev != "" {
+			ev = " (" + ev + ")"
+		}
+		fmt.Fprintf(b, "- %s %s › %s: %s %s → %s %s%s%s\n", mark, mdText(clip(d.Suite, 80)), codeSpan(clip(d.ID, 120), false),
+			emoji(d.Base), scoreOrDash(d.Base, d.BaseScore), emoji(d.Head), scoreOrDash(d.Head, d.HeadScore), ev, tail)
 	}
-	if sp.CILow != nil && sp.CIHigh != nil {
-		return " (" + signed(*d) + " over trials, 95 % CI [" + signed(*sp.CILow) + ", " + signed(*sp.CIHigh) + "])"
-	}
-	return " (" + signed(*d) + ")"
 }
 
 func (m *mdRenderer) writeCrits(b *sink, p plan, om *omitted) {

@@ -1,6 +1,9 @@
 package reports
 
-import "github.com/evalgate/evalgate/internal/result"
+import (
+	"github.com/evalgate/evalgate/internal/compare"
+	"github.com/evalgate/evalgate/internal/result"
+)
 
 // Report is a run prepared once for every renderer: the comment, the step summary, the check
 // run, the terminal table and the report files all draw the same view, which is built (tests
@@ -11,7 +14,7 @@ type Report struct {
 }
 
 // NewReport prepares run, compared with baseline when it is not nil, for rendering.
-func NewReport(run *result.Run, baseline *Comparison) *Report {
+func NewReport(run *result.Run, baseline *compare.Comparison) *Report {
 	return &Report{v: newView(run, baseline)}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -141,7 +142,7 @@ func (m *mdRenderer) writeTestRows(b *sink, tv *testView) {
 		}
 		fmt.Fprintf(b, "| | %s | %s | %s | %s |", rowLabel(r), weight(r.weight), reqCell(r), sc)
 		if cmpCol {
-			var cd *CriterionDelta
+			var cd *compare.CriterionDelta
 			if r.leaf {
 				cd = tv.delta.Criterion(r.path, r.crit)
 			}
@@ -151,7 +152,7 @@ func (m *mdRenderer) writeTestRows(b *sink, tv *testView) {
 	}
 	if cmpCol && tv.delta != nil {
 		for _, cd := range tv.delta.Criteria {
-			if cd == nil || cd.Change != Removed {
+			if cd == nil || cd.Change != compare.Removed {
 				continue
 			}
 			r := row{path: cd.Grader, crit: cd.Criterion, isCrit: cd.Criterion != ""}
@@ -189,47 +190,50 @@ func verdictPlain(v result.Verdict, gated bool) string {
 	return verdictWord(v)
 }
 
-func testDeltaCell(d *TestDelta) string {
+func testDeltaCell(d *compare.TestDelta) string {
 	if d == nil {
 		return ""
 	}
-	return deltaCell(d.Change, d.Delta, d.Spread)
+	return deltaCell(d.Change, d.Delta, d.Stat)
 }
 
-func critDeltaCell(td *TestDelta, cd *CriterionDelta) string {
+func critDeltaCell(td *compare.TestDelta, cd *compare.CriterionDelta) string {
 	if cd == nil {
-		if td != nil && td.Change == Added {
+		if td != nil && td.Change == compare.Added {
 			return "🆕"
 		}
 		return ""
 	}
-	return deltaCell(cd.Change, cd.Delta, cd.Spread)
+	return deltaCell(cd.Change, cd.Delta, cd.Stat)
 }
 
-// deltaCell is a Markdown Δ cell: "⬇️ -0.18 [-0.30, -0.06]" for a regression found over
-// trials (the bracket is the 95 % interval), "⬇️ -0.30" under the noise threshold.
-func deltaCell(ch Change, d *float64, sp Spread) string {
+// deltaCell is a Markdown Δ cell: "⬇️ -0.18 [-0.30, -0.06]" for a significant regression
+// (the bracket is the 95 % interval), "↕️ -0.30 [-0.80, +0.25]" for a change that is not
+// significant, the bare Δ when nothing changed.
+func deltaCell(ch compare.Change, d *float64, st compare.Stat) string {
 	val := "—"
 	if d != nil {
 		val = signed(*d)
-		if sp.CILow != nil && sp.CIHigh != nil {
-			val += " [" + signed(*sp.CILow) + ", " + signed(*sp.CIHigh) + "]"
+		if ch != compare.Unchanged && st.CILow != nil && st.CIHigh != nil {
+			val += " [" + signed(*st.CILow) + ", " + signed(*st.CIHigh) + "]"
 		}
 	}
 	switch ch {
-	case Added:
+	case compare.Added:
 		return "🆕"
-	case Removed:
+	case compare.Removed:
 		return "➖"
-	case Regression:
+	case compare.Regression:
 		return "⬇️ " + val
-	case Improvement:
+	case compare.Improvement:
 		return "⬆️ " + val
+	case compare.Changed:
+		return "↕️ " + val
 	}
 	return val
 }
 
-func (m *mdRenderer) writeRemoved(b *sink, removed []*TestDelta) {
+func (m *mdRenderer) writeRemoved(b *sink, removed []*compare.TestDelta) {
 	var names []string
 	for i, d := range removed {
 		if i == maxRemovedListed {

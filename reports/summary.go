@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -14,7 +15,7 @@ type SummaryOptions struct {
 	// ReportHint says where the machine-readable report is (e.g. the artifact name).
 	ReportHint string
 	// Baseline, when set, adds Δ columns and the regressions list.
-	Baseline *Comparison
+	Baseline *compare.Comparison
 	// Gate is the gate's decision the report shows (zero: the default policy's, on the tests
 	// alone).
 	Gate gate.Decision

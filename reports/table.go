@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -17,7 +18,7 @@ type TableOptions struct {
 	// tests alone).
 	Gate gate.Decision
 	// Baseline, when set, adds a DELTA column and a comparison line.
-	Baseline *Comparison
+	Baseline *compare.Comparison
 	// ReasonBytes bounds the reason of each failed row (default 240); a longer reason keeps
 	// its start and its end, where an error's cause is.
 	ReasonBytes int
@@ -122,7 +123,7 @@ func tableRows(v *view) []tableRow {
 			}
 			cells := []string{name, termText(t.Label(), 60), "(test)", "", "", sc}
 			if v.cmp != nil {
-				cells = append(cells, termDelta(tv.delta.plainChange()))
+				cells = append(cells, termDelta(testChange(tv.delta)))
 			}
 			add(t.Verdict, append(cells, verdictPlain(t.Verdict, tv.gated()), oneLine(tv.note()))...)
 			for i := range tv.rows {
@@ -138,11 +139,11 @@ func tableRows(v *view) []tableRow {
 				req = strings.Replace(req, "≥", ">=", 1)
 				cells := []string{"", "", termText(r.label(), 60), weight(r.weight), req, sc}
 				if v.cmp != nil {
-					var cd *CriterionDelta
+					var cd *compare.CriterionDelta
 					if r.leaf {
 						cd = tv.delta.Criterion(r.path, r.crit)
 					}
-					cells = append(cells, termDelta(cd.plainChange()))
+					cells = append(cells, termDelta(critChange(cd)))
 				}
 				add(r.verdict, append(cells, verdictPlain(r.verdict, r.gated), oneLine(rowReason(r)))...)
 			}
@@ -179,23 +180,25 @@ func rowReason(r *row) string {
 	return reasoning
 }
 
-// plainChange is the Δ of a test or criterion as (change, delta); nil-safe.
-func (d *TestDelta) plainChange() (Change, *float64, bool) {
+// testChange is the Δ of a test as (change, delta, present); nil-safe.
+func testChange(d *compare.TestDelta) (compare.Change, *float64, bool) {
 	if d == nil {
 		return "", nil, false
 	}
 	return d.Change, d.Delta, true
 }
 
-func (d *CriterionDelta) plainChange() (Change, *float64, bool) {
+// critChange is testChange for a criterion.
+func critChange(d *compare.CriterionDelta) (compare.Change, *float64, bool) {
 	if d == nil {
 		return "", nil, false
 	}
 	return d.Change, d.Delta, true
 }
 
-// termDelta is the DELTA cell: "-0.30 v" for a regression, "+0.15 ^" for an improvement.
-func termDelta(ch Change, d *float64, ok bool) string {
+// termDelta is the DELTA cell: "-0.30 v" for a significant regression, "+0.15 ^" for a
+// significant improvement, "-0.30 ~" for a change that is not significant.
+func termDelta(ch compare.Change, d *float64, ok bool) string {
 	if !ok {
 		return ""
 	}
@@ -204,14 +207,16 @@ func termDelta(ch Change, d *float64, ok bool) string {
 		val = signed(*d)
 	}
 	switch ch {
-	case Added:
+	case compare.Added:
 		return "new"
-	case Removed:
+	case compare.Removed:
 		return "removed"
-	case Regression:
+	case compare.Regression:
 		return val + " v"
-	case Improvement:
+	case compare.Improvement:
 		return val + " ^"
+	case compare.Changed:
+		return val + " ~"
 	}
 	return val
 }
@@ -260,9 +265,12 @@ func writeTableFooter(w io.Writer, v *view, opts TableOptions, color func(result
 		if c.BaseSHA != "" {
 			base += " " + termText(shortSHA(c.BaseSHA), 7)
 		}
-		fmt.Fprintf(w, "vs %s: %s, %s, %d added, %d removed · mean delta %s (noise %s)\n", base,
-			plural(c.Count(Regression), "regression", "regressions"), plural(c.Count(Improvement), "improvement", "improvements"),
-			c.Count(Added), c.Count(Removed), signed(c.MeanDelta), score(c.Noise))
+		fmt.Fprintf(w, "vs %s: %s\n", base, compareSummary(c, false))
+		if !c.NothingComparable() { // the line above says it already
+			for _, warn := range c.Warnings {
+				fmt.Fprintf(w, "warning: %s\n", warn)
+			}
+		}
 	}
 	d := decided(v, opts.Gate)
 	// Only success is green: a cancelled or unknown conclusion fails the gate.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -110,7 +111,7 @@ type testView struct {
 	rows  []row
 	sev   int
 	prio  int // rank in the run-wide priority order (0 = most important)
-	delta *TestDelta
+	delta *compare.TestDelta
 	// answer is the sanitized, trimmed answer, computed once for every renderer (which may
 	// draw concurrently).
 	answer     string
@@ -129,8 +130,12 @@ func (tv *testView) cleanAnswer() string {
 
 func (tv *testView) gated() bool { return len(tv.t.Gates) > 0 }
 
-// regressed reports whether the baseline comparison marks tv a regression.
-func (tv *testView) regressed() bool { return tv.delta != nil && tv.delta.Change == Regression }
+// regressed reports whether the baseline comparison marks tv a regression, or a drop that is
+// not significant: either is news to a reader even when the test passes.
+func (tv *testView) regressed() bool {
+	d := tv.delta
+	return d != nil && (d.Change == compare.Regression || d.Change == compare.Changed && d.Delta != nil && *d.Delta < 0)
+}
 
 // foldable reports whether tv may fold into its suite's count of passing tests.
 func (tv *testView) foldable() bool {
@@ -177,7 +182,7 @@ type suiteView struct {
 	idx     int
 	tests   []*testView
 	tally   tally
-	removed []*TestDelta // tests only the baseline had
+	removed []*compare.TestDelta // tests only the baseline had
 }
 
 // critStat aggregates one criterion (or criterion-less grader) across a suite's tests.
@@ -212,10 +217,10 @@ type view struct {
 	suites []*suiteView
 	order  []*testView // every test, most important first
 	crits  []*critStat // worst pass rate first
-	cmp    *Comparison
+	cmp    *compare.Comparison
 }
 
-func newView(run *result.Run, cmpr *Comparison) *view {
+func newView(run *result.Run, cmpr *compare.Comparison) *view {
 	if run == nil {
 		run = &result.Run{}
 	}
@@ -279,7 +284,7 @@ func newView(run *result.Run, cmpr *Comparison) *view {
 		}
 		slices.SortStableFunc(sv.tests, func(a, b *testView) int { return cmp.Compare(a.sev, b.sev) })
 		if cmpr != nil {
-			sv.removed = cmpr.removedIn(s.Name)
+			sv.removed = removedIn(cmpr, s.Name)
 		}
 		v.suites = append(v.suites, sv)
 		v.order = append(v.order, sv.tests...)

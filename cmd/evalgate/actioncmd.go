@@ -87,7 +87,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun,
 		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub,
 		Load: func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
-			return discoverAndLoad(e, root, patterns)
+			return discoverAndLoad(e, root, patterns, in.Trials)
 		}}
 	if err := o.connect(e, &d, in, scrub); err != nil {
 		return err
@@ -160,12 +160,12 @@ func (o *actionOptions) connect(e env, d *action.Deps, in action.Inputs, scrub *
 }
 
 // discoverAndLoad finds the eval files under root and loads them.
-func discoverAndLoad(e env, root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
+func discoverAndLoad(e env, root string, patterns []string, trials int) ([]*suite.Suite, []*result.SuiteResult, error) {
 	files, err := suite.Discover([]string{root}, orPatterns(patterns))
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := loadFiles(files, root, e.getenv, e.stderr)
+	l, err := loadFiles(files, root, e.getenv, trials, e.stderr)
 	if err != nil {
 		return nil, nil, err
 	}

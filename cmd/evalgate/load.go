@@ -24,7 +24,8 @@ type loaded struct {
 
 // loadSuites discovers eval files under paths and loads each one, printing every diagnostic to
 // w. A file that cannot be loaded becomes a suite result with its error: other suites still run.
-func loadSuites(paths []string, root string, getenv func(string) string, w io.Writer) (*loaded, error) {
+// trials is the run's --trials override (0 = none).
+func loadSuites(paths []string, root string, getenv func(string) string, trials int, w io.Writer) (*loaded, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -35,14 +36,14 @@ func loadSuites(paths []string, root string, getenv func(string) string, w io.Wr
 	case len(d.Files) == 0:
 		return nil, usageErr("%s", d.Explain())
 	}
-	return loadFiles(d.Files, root, getenv, w)
+	return loadFiles(d.Files, root, getenv, trials, w)
 }
 
 // loadFiles loads eval files, printing every diagnostic to w.
-func loadFiles(files []string, root string, getenv func(string) string, w io.Writer) (*loaded, error) {
+func loadFiles(files []string, root string, getenv func(string) string, trials int, w io.Writer) (*loaded, error) {
 	l := &loaded{files: files}
 	for _, f := range files {
-		s, diags := suite.Load(f, suite.LoadOptions{Root: root, Getenv: getenv})
+		s, diags := suite.Load(f, suite.LoadOptions{Root: root, Getenv: getenv, Trials: trials})
 		var errs []string
 		for _, d := range diags {
 			fmt.Fprintln(w, d.String())

@@ -136,7 +136,9 @@ func TestBaselineRegression(t *testing.T) {
 	if code, _, stderr := invoke(t, "run", "--root", "testdata/pass", "--out", base, "testdata/pass"); code != 0 {
 		t.Fatalf("baseline run: %d %s", code, stderr)
 	}
-	// The same suite with the mock answering "5" regresses two-plus-two from pass to fail.
+	// The same suite with the mock answering "5" flips two-plus-two from pass to fail: one
+	// sample per side, so it is shown as a change but is not significant (Boschloo p 0.25);
+	// regression_e2e_test.go has the runs with trials that do fail the gate.
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "evals"), 0o755); err != nil {
 		t.Fatal(err)
@@ -150,12 +152,8 @@ func TestBaselineRegression(t *testing.T) {
 	}
 	baseline := filepath.Join(base, "results.json")
 	code, stdout, stderr := invoke(t, "run", "--root", dir, "--baseline", baseline, "--fail-on", "never", "--fail-on-regression", dir)
-	// The table's gate line is the same decision as the exit code.
-	if code != 1 || !strings.Contains(stderr, "regression") || !strings.Contains(stdout, "gate: FAILURE (fail_on: never; 1 regression(s) against the baseline)") {
-		t.Fatalf("exit %d, want 1 on a regression\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
-	}
-	if code, _, _ := invoke(t, "run", "--root", dir, "--baseline", baseline, "--fail-on", "never", dir); code != 0 {
-		t.Fatalf("without --fail-on-regression: exit %d", code)
+	if code != 0 || !strings.Contains(stdout, "1 changed, not significant") || !strings.Contains(stdout, "gate: NEUTRAL (fail_on: never)") {
+		t.Fatalf("exit %d, want 0: a single flip is not significant\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	if code, _, stderr := invoke(t, "run", "--fail-on-regression", dir); code != 2 || !strings.Contains(stderr, "needs --baseline") {
 		t.Fatalf("flag check: %d %s", code, stderr)

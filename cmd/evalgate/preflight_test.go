@@ -123,7 +123,7 @@ func TestPreflightBuildsEachClientOnce(t *testing.T) {
 		t.Errorf("the start line does not name the target and judge:\n%s", stderr)
 	}
 	w := newWiring(wireConfig{root: "testdata/llm", getenv: func(k string) string { return map[string]string{"FAKE_URL": srv.URL}[k] }})
-	l, err := loadSuites([]string{"testdata/llm/evals/clean.eval.yaml"}, "testdata/llm", func(string) string { return "" }, &strings.Builder{})
+	l, err := loadSuites([]string{"testdata/llm/evals/clean.eval.yaml"}, "testdata/llm", func(string) string { return "" }, 0, &strings.Builder{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 type reportFlags struct {
 	failOn, out, format, baseline string
 	regress                       bool
+	alpha                         float64
 	// base is the --baseline run once read (loadBaseline): a run reads it before its tests,
 	// for adaptive trials, and reports with the same one.
 	base *result.Run
@@ -28,7 +29,8 @@ func (f *reportFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.format, "format", "table", "stdout format: table or json")
 	fs.StringVar(&f.out, "out", "", "write report files (results.json, comment.md, junit.xml, …) to this directory")
 	fs.StringVar(&f.baseline, "baseline", "", "results.json of a base run: show per-test and per-criterion deltas")
-	fs.BoolVar(&f.regress, "fail-on-regression", false, "with --baseline: fail the gate when a test or criterion regressed")
+	fs.BoolVar(&f.regress, "fail-on-regression", false, "with --baseline: fail the gate when a test (or the run as a whole) regressed significantly; criteria are shown, never gated")
+	fs.Float64Var(&f.alpha, "regression-alpha", 0.05, "with --baseline: family-wise level of the comparison (the chance an unchanged run fails --fail-on-regression)")
 }
 
 // check validates the values their types cannot.
@@ -38,6 +40,8 @@ func (f *reportFlags) check() error {
 		return usageErr("--fail-on-regression needs --baseline")
 	case f.format != "table" && f.format != "json":
 		return usageErr("--format must be table or json, not %q", f.format)
+	case !(f.alpha > 0 && f.alpha < 1):
+		return usageErr("--regression-alpha must be between 0 and 1 (exclusive), not %v", f.alpha)
 	}
 	if _, err := gate.ParseFailOn(f.failOn); err != nil {
 		return usageErr("--fail-on: %w", err)
@@ -48,7 +52,7 @@ func (f *reportFlags) check() error {
 // policy is the gate policy the flags ask for (checked by check).
 func (f *reportFlags) policy() gate.Policy {
 	failOn, _ := gate.ParseFailOn(f.failOn)
-	return gate.Policy{FailOn: failOn, FailOnRegression: f.regress}
+	return gate.Policy{FailOn: failOn, FailOnRegression: f.regress, RegressionAlpha: f.alpha}
 }
 
 // report prints the run, writes the report files and returns the gate's verdict: nil when it

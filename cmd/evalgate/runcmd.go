@@ -174,7 +174,7 @@ func (o *runOptions) load(ctx context.Context, e env) (string, *loaded, []*suite
 			return "", nil, nil, usageErr("--cache-dir: %w", err)
 		}
 	}
-	l, err := loadSuites(o.paths, root, e.getenv, e.stderr)
+	l, err := loadSuites(o.paths, root, e.getenv, o.llm.trials, e.stderr)
 	if err != nil {
 		return "", nil, nil, err
 	}

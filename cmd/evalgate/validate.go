@@ -42,7 +42,7 @@ func validateCmd(ctx context.Context, e env, sel *selection, paths []string) err
 	if err != nil {
 		return err
 	}
-	l, err := loadSuites(paths, root, e.getenv, e.stdout)
+	l, err := loadSuites(paths, root, e.getenv, 0, e.stdout)
 	if err != nil {
 		return err
 	}

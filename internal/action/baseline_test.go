@@ -80,8 +80,8 @@ func TestAutoBaseline(t *testing.T) {
 			}
 		}, scoredRun(2, 0.9), false, false, nil, "success", "Baseline: artifact `evalgate-report` of the base commit `b45e00000000`", true},
 		{"regression fails only with fail_on_regression", func(t *testing.T, srv *githubtest.Server) {
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 1))})
-		}, scoredRun(2, 0.85), false, true, ErrGateFailed, "failure", "Baseline: artifact", true},
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(8, 1))})
+		}, scoredRun(8, 0.85), false, true, ErrGateFailed, "failure", "Baseline: artifact", true}, // 8 single-sample drops: the pooled test is significant
 		{"a fork's better baseline cannot pass a failing run", func(t *testing.T, srv *githubtest.Server) {
 			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 0))})
 		}, scoredRun(2, 0.5), true, false, ErrGateFailed, "failure", "Baseline: artifact", true},

@@ -40,6 +40,8 @@ type Inputs struct {
 	Baseline         string
 	BaselineArtifact string
 	FailOnRegression bool
+	// RegressionAlpha is the family-wise level of the baseline comparison (0 = 0.05).
+	RegressionAlpha float64
 	// BudgetUSD stops starting tests once the run has spent this much (0 = no limit).
 	BudgetUSD float64
 	// JudgeSamples asks the judge k times per grader (0 = each grader's own samples:).
@@ -131,6 +133,13 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 		if in.FailOnRegression, err = strconv.ParseBool(v); err != nil {
 			return in, fmt.Errorf("input fail_on_regression must be true or false, not %q", v)
 		}
+	}
+	if v := strings.TrimSpace(get("regression_alpha")); v != "" {
+		a, perr := strconv.ParseFloat(v, 64)
+		if perr != nil || !(a > 0 && a < 1) {
+			return in, fmt.Errorf("input regression_alpha must be a number between 0 and 1 (exclusive), not %q", v)
+		}
+		in.RegressionAlpha = a
 	}
 	for name, dst := range map[string]*bool{"allow_fork_code": &in.AllowForkCode, "allow_fork_reruns": &in.AllowForkReruns} {
 		if v := get(name); v != "" {

@@ -143,7 +143,7 @@ func (pub *publisher) render(ctx context.Context, run *result.Run, cancelled err
 	} else {
 		base, baseNote = d.baseline(ctx, in, pub.p, cancelled != nil)
 	}
-	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression}
+	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression, RegressionAlpha: in.RegressionAlpha}
 	c := pipeline.Conclude(run, base, policy)
 	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)
 	g.note = joinNotes(g.note, baseNote)

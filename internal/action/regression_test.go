@@ -43,7 +43,7 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 		code  error
 		title string
 	}{
-		{"significant drop fails", passingTrials(0.85, 0.8, 0.85, 0.8, 0.85), gate.Failure, ErrGateFailed, "1 regression(s) against the baseline"},
+		{"significant drop fails", passingTrials(0.85, 0.8, 0.85, 0.8, 0.85), gate.Failure, ErrGateFailed, "1 significant regression(s) against the baseline"},
 		{"noisy drop beyond the noise threshold passes", passingTrials(1, 0.4, 1, 1, 0.9), gate.Success, nil, ""},
 	}
 	for _, tc := range tests {

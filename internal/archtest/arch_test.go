@@ -35,7 +35,14 @@ var rules = []rule{
 		name:       "renderers import only the results model and leaf helpers",
 		why:        "reports render a finished run; reaching into a pipeline stage would let a report change what was graded",
 		from:       []string{"reports/..."},
-		allowOnly:  []string{"internal/result", "internal/gate", "internal/safetext", "internal/redact", "internal/stats", "internal/calibrate"},
+		allowOnly:  []string{"internal/result", "internal/gate", "internal/compare", "internal/safetext", "internal/redact", "internal/stats", "internal/calibrate"},
+		stdlibOnly: true,
+	},
+	{
+		name:       "the baseline comparison reads only the results model and the statistics",
+		why:        "compare tests a finished head run against a finished base run between scoring and the gate; the gate counts what it found and the reports render it",
+		from:       []string{"internal/compare"},
+		allowOnly:  []string{"internal/result", "internal/stats"},
 		stdlibOnly: true,
 	},
 	{
@@ -162,6 +169,7 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 		"reports":               {"fmt", "internal/result", "internal/safetext"},
 		"internal/result":       {"time"},
 		"internal/gate":         {"fmt", "internal/result"},
+		"internal/compare":      {"internal/result", "internal/stats"},
 		"internal/suite":        {"internal/glob"},
 		"internal/engine":       {"internal/result", "internal/suite"},
 		"internal/llm/provider": {"internal/llm"},
@@ -187,6 +195,7 @@ func TestCheckCatchesForbiddenArrows(t *testing.T) {
 		{"shard renders", "internal/shard", "reports", "sharding plans and merges"},
 		{"results model imports suite", "internal/result", "internal/suite", "results model is a leaf"},
 		{"gate reaches into the renderers", "internal/gate", "reports", "gate reads only the results model"},
+		{"comparison renders", "internal/compare", "reports", "baseline comparison reads only"},
 		{"pipeline posts to GitHub", "internal/pipeline", "internal/github", "pipeline knows nothing of GitHub"},
 	}
 	if v := check(clean, rules, exceptions); len(v) != 0 {

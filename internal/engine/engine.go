@@ -127,6 +127,11 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 			*j.out = tr
 		}
 	}
+	for i, s := range suites {
+		if cfg.SingleTarget || len(s.Matrix) == 0 {
+			run.Suites[i].Target = ranOn(run.Suites[i], run.Suites[i].Target)
+		}
+	}
 	for _, le := range cfg.LoadErrors {
 		// A copy: the caller's load errors are not edited.
 		cp := *le

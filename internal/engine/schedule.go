@@ -140,6 +140,26 @@ func (j *job) matrixLabel(tr *result.TestResult) {
 
 // suiteTarget names the suite's target in its result: the matrix's targets, comma-separated,
 // when it runs as a matrix.
+// ranOn is the target a suite's tests all ran on (a --target override, or the tests' own
+// target), so that the reports name what ran rather than the suite's execution.target;
+// planned when they ran on several or none.
+func ranOn(sr *result.SuiteResult, planned string) string {
+	name := ""
+	for _, t := range sr.Tests {
+		switch {
+		case t == nil || t.Target == "":
+		case name == "":
+			name = t.Target
+		case name != t.Target:
+			return planned
+		}
+	}
+	if name == "" {
+		return planned
+	}
+	return name
+}
+
 func suiteTarget(s *suite.Suite, single bool) string {
 	if single || len(s.Matrix) == 0 {
 		return s.Target

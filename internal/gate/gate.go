@@ -68,8 +68,13 @@ func Fails(conclusion string) bool { return conclusion != Success && conclusion 
 // Policy is how a run is gated.
 type Policy struct {
 	FailOn FailOn
-	// FailOnRegression fails the gate when the comparison with a baseline found regressions.
+	// FailOnRegression fails the gate when the comparison with a baseline found a regression
+	// that is significant after its family-wise correction: a test, or the run as a whole
+	// (the pooled test). A change that is not significant never fails it.
 	FailOnRegression bool
+	// RegressionAlpha is the family-wise level of the baseline comparison: the chance that
+	// an unchanged pull request fails the regression gate (0: the default, 0.05).
+	RegressionAlpha float64
 }
 
 // Decision is the gate's verdict on one run.
@@ -78,8 +83,12 @@ type Decision struct {
 	Conclusion string
 	// FailOn is the policy applied (normalized: never "").
 	FailOn FailOn
-	// Regressions is how many regressions against the baseline the decision saw.
+	// Regressions is how many significant test regressions against the baseline the
+	// decision saw.
 	Regressions int
+	// Pooled is true when the pooled test over all tests found the run worse than the
+	// baseline.
+	Pooled bool
 	// Reason says why the gate failed when the test verdicts alone would not have failed it
 	// (e.g. "2 regression(s) against the baseline"); "" otherwise.
 	Reason string
@@ -88,13 +97,31 @@ type Decision struct {
 // Failed reports whether the decision fails the gate.
 func (d Decision) Failed() bool { return Fails(d.Conclusion) }
 
-// Decide gates run under p; regressions is the number of regressions against the baseline (0
-// without one).
+// Decide gates run under p; regressions is the number of significant test regressions
+// against the baseline (0 without one).
 func (p Policy) Decide(run *result.Run, regressions int) Decision {
-	d := Decision{Conclusion: conclusion(countRun(run), p.FailOn), FailOn: p.FailOn.Normal(), Regressions: regressions}
-	if p.FailOnRegression && regressions > 0 && d.Conclusion != Failure {
+	return p.DecideRegressions(run, Regressions{Tests: regressions})
+}
+
+// Regressions is what a baseline comparison found, after its family-wise correction.
+type Regressions struct {
+	// Tests is how many tests regressed significantly.
+	Tests int
+	// Pooled is true when the pooled test over all tests found the run worse.
+	Pooled bool
+}
+
+// DecideRegressions gates run under p with the significant regressions r.
+func (p Policy) DecideRegressions(run *result.Run, r Regressions) Decision {
+	d := Decision{Conclusion: conclusion(countRun(run), p.FailOn), FailOn: p.FailOn.Normal(), Regressions: r.Tests, Pooled: r.Pooled}
+	if p.FailOnRegression && (r.Tests > 0 || r.Pooled) && d.Conclusion != Failure {
 		d.Conclusion = Failure
-		d.Reason = fmt.Sprintf("%d regression(s) against the baseline", regressions)
+		switch {
+		case r.Tests > 0:
+			d.Reason = fmt.Sprintf("%d significant regression(s) against the baseline", r.Tests)
+		default:
+			d.Reason = "the run as a whole regressed significantly against the baseline"
+		}
 	}
 	return d
 }

@@ -95,9 +95,9 @@ func TestDecideRegressions(t *testing.T) {
 		want        string
 		reason      string
 	}{
-		{"regressions fail a passing run", Policy{FailOnRegression: true}, runOf(P), 2, Failure, "2 regression(s) against the baseline"},
-		{"regressions fail a neutral run", Policy{FailOnRegression: true}, runOf(P, B), 1, Failure, "1 regression(s) against the baseline"},
-		{"regressions fail under never", Policy{FailOn: FailOnNever, FailOnRegression: true}, runOf(F), 1, Failure, "1 regression(s) against the baseline"},
+		{"regressions fail a passing run", Policy{FailOnRegression: true}, runOf(P), 2, Failure, "2 significant regression(s) against the baseline"},
+		{"regressions fail a neutral run", Policy{FailOnRegression: true}, runOf(P, B), 1, Failure, "1 significant regression(s) against the baseline"},
+		{"regressions fail under never", Policy{FailOn: FailOnNever, FailOnRegression: true}, runOf(F), 1, Failure, "1 significant regression(s) against the baseline"},
 		{"the verdicts decided first: no reason", Policy{FailOnRegression: true}, runOf(F), 3, Failure, ""},
 		{"no regressions", Policy{FailOnRegression: true}, runOf(P), 0, Success, ""},
 		{"regressions without the policy", Policy{}, runOf(P), 4, Success, ""},
@@ -151,5 +151,30 @@ func TestFails(t *testing.T) {
 		if got := Fails(c); got != want {
 			t.Errorf("Fails(%q) = %v, want %v", c, got, want)
 		}
+	}
+}
+
+func TestDecidePooledRegression(t *testing.T) {
+	t.Parallel()
+	P := result.Pass
+	tests := []struct {
+		name   string
+		policy Policy
+		r      Regressions
+		want   string
+		reason string
+	}{
+		{"the pooled test alone fails the gate", Policy{FailOnRegression: true}, Regressions{Pooled: true}, Failure, "the run as a whole regressed significantly against the baseline"},
+		{"significant tests are named first", Policy{FailOnRegression: true}, Regressions{Tests: 2, Pooled: true}, Failure, "2 significant regression(s) against the baseline"},
+		{"without the policy it is shown only", Policy{}, Regressions{Pooled: true}, Success, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := tc.policy.DecideRegressions(runOf(P), tc.r)
+			if d.Conclusion != tc.want || d.Reason != tc.reason || d.Pooled != tc.r.Pooled || d.Regressions != tc.r.Tests {
+				t.Errorf("DecideRegressions = %+v, want %s %q", d, tc.want, tc.reason)
+			}
+		})
 	}
 }

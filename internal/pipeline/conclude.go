@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
@@ -11,20 +12,21 @@ import (
 type Concluded struct {
 	Run *result.Run
 	// Comparison is nil without a baseline.
-	Comparison *reports.Comparison
+	Comparison *compare.Comparison
 	Decision   gate.Decision
 	// Report is the one view the table, the comment, the check run, the summary and the
 	// report files are rendered from.
 	Report *reports.Report
 }
 
-// Conclude compares run with base (nil: no baseline), decides the gate by policy and builds
-// the report view. Both drivers call it, so `evalgate run`, `evalgate merge` and the action
-// reach the same conclusion from the same run.
+// Conclude compares run with base (nil: no baseline) at the policy's family-wise level,
+// decides the gate by policy and builds the report view. Both drivers call it, so `evalgate
+// run`, `evalgate merge` and the action reach the same conclusion from the same run.
 func Conclude(run, base *result.Run, policy gate.Policy) *Concluded {
-	var cmp *reports.Comparison
+	var cmp *compare.Comparison
 	if base != nil {
-		cmp = reports.Compare(base, run, reports.DefaultNoise)
+		cmp = compare.Compare(base, run, compare.Options{Alpha: policy.RegressionAlpha})
 	}
-	return &Concluded{Run: run, Comparison: cmp, Decision: policy.Decide(run, cmp.Regressions()), Report: reports.NewReport(run, cmp)}
+	d := policy.DecideRegressions(run, gate.Regressions{Tests: cmp.Regressions(), Pooled: cmp.PooledRegression()})
+	return &Concluded{Run: run, Comparison: cmp, Decision: d, Report: reports.NewReport(run, cmp)}
 }

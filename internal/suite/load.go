@@ -27,6 +27,9 @@ type LoadOptions struct {
 	Getenv func(string) string
 	// MaxFileSize bounds each file read, 0 = DefaultMaxFileSize.
 	MaxFileSize int64
+	// Trials is the run's trial count override (--trials, the trials input; 0 = none): with
+	// one, an execution.trials that sets only a strategy is complete.
+	Trials int
 }
 
 // Load reads an eval file: YAML in any of the supported formats, or a JSONL suite with an

@@ -56,8 +56,8 @@ func (r *reader) trials(n *yaml.Node) *Trials {
 				tr.Count = v
 			}
 		}
-	} else {
-		r.errorf(resolve(n), "execution.trials needs a count (the number of times each test runs), e.g. trials: {count: 3}")
+	} else if r.opts.Trials == 0 {
+		r.errorf(resolve(n), "execution.trials needs a count (the number of times each test runs), e.g. trials: {count: 3}, or pass --trials N")
 	}
 	if s, ok := f["strategy"]; ok && !isNull(s) {
 		switch v := strings.TrimSpace(r.optStr(f, "strategy", "execution.trials")); v {
