@@ -201,7 +201,7 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 			reportDir = filepath.Join(wc.root, reportDir)
 		}
 		return engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
-			Trials: in.Trials, MaxTrials: in.MaxTrials, Baseline: engine.BaseOutcomes(job.Baseline), KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
+			Trials: in.Trials, MaxTrials: in.MaxTrials, RegressionAlpha: in.RegressionAlpha, Baseline: engine.BaseOutcomes(job.Baseline), KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
 			Context: job.Context, Why: job.Why, Shard: job.Shard})
 	}

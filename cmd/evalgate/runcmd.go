@@ -143,6 +143,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	printStart(e.stderr, suites, o.workers, o.llm.trials, o.llm.maxTrials, plan)
 	cfg := o.engineConfig(e, root, w, l, sh, scrub)
 	cfg.Baseline = engine.BaseOutcomes(base)
+	cfg.RegressionAlpha = o.alpha
 	run, runErr := engine.Run(ctx, suites, cfg)
 	// after_all hooks run even when the run was interrupted: they clean up what before_all
 	// started.

@@ -23,6 +23,10 @@ const (
 	// MethodStratifiedPermutation is the permutation test pooled over tests, relabelling
 	// within each test (scores).
 	MethodStratifiedPermutation = "stratified-permutation"
+	// MethodSequential is adaptive trials' calibrated sequential test (Fisher's one-sided
+	// p-value after each head trial against a boundary; docs/adaptive-trials.md), decided
+	// while the head ran.
+	MethodSequential = "sequential-fisher"
 )
 
 // PooledWeight is the share of the family-wise level the pooled test starts with in the
@@ -81,6 +85,10 @@ type decider struct {
 	example [2]int
 	// needs memoises needsTrials: many tests share rates.
 	needs map[[3]float64]int
+	// sequential counts the tests adaptive trials decided against the base while they ran,
+	// and spent the family-wise level their boundaries were calibrated for (Bonferroni).
+	sequential int
+	spent      float64
 }
 
 func newDecider(opt Options) *decider {
@@ -110,6 +118,9 @@ func (dc *decider) test(d *TestDelta, base, head *result.TestResult) {
 	bs, okb := testSample(base)
 	hs, okh := testSample(head)
 	cr := crossed(d.Base, d.Head)
+	if okb && okh && dc.decided(d, head.TrialSummary, cr) {
+		return
+	}
 	if !okb || !okh {
 		d.Change = Unchanged
 		if cr {
@@ -131,6 +142,34 @@ func (dc *decider) test(d *TestDelta, base, head *result.TestResult) {
 		}
 		dc.unequal++
 	}
+}
+
+// decided takes a test whose adaptive trials were decided against the base while they ran:
+// testing its data again here, after the stop the data chose, would not keep the stated
+// error rate (optional stopping), so the sequential test's decision stands. It is left out of
+// the Holm family and the pooled test, and its share of the level is spent.
+func (dc *decider) decided(d *TestDelta, tr *result.Trials, cr bool) bool {
+	if tr == nil || tr.PValue == nil || tr.Boundary == nil || tr.Level == nil || tr.BaseRan < 1 || tr.Ran < 1 {
+		return false
+	}
+	d.Method, d.BaseN, d.HeadN = MethodSequential, tr.BaseRan, tr.Ran
+	p := *tr.PValue
+	d.P = &p
+	_, lo, hi := stats.Newcombe(float64(tr.BasePassed), float64(tr.BaseRan), float64(tr.Passed), float64(tr.Ran))
+	d.CILow, d.CIHigh = &lo, &hi
+	delta := float64(tr.Passed)/float64(tr.Ran) - float64(tr.BasePassed)/float64(tr.BaseRan)
+	d.Delta = &delta
+	switch {
+	case tr.StopReason == result.StopRegression:
+		d.Change = Regression
+	case cr || math.Abs(delta) >= dc.opt.Noise-eps:
+		d.Change = Changed
+	default:
+		d.Change = Unchanged
+	}
+	dc.sequential++
+	dc.spent += *tr.Level
+	return true
 }
 
 // criteria pairs and queues the leaf rows of two tests (base nil: the test was added).
@@ -207,7 +246,12 @@ func (dc *decider) pair(st *Stat, ch *Change, b, h sample, cr bool, sd uint64) *
 // conclude corrects the tests (with the pooled test) and the criteria, and sets every
 // pair's change.
 func (dc *decider) conclude(c *Comparison) {
-	c.Comparable = len(dc.tests)
+	c.Comparable = len(dc.tests) + dc.sequential
+	// What adaptive trials' sequential tests spent is not the fixed-design family's to spend.
+	alpha := dc.opt.Alpha
+	if dc.spent > 0 {
+		alpha = max(dc.opt.Alpha-dc.spent, dc.opt.Alpha/float64(len(dc.tests)+dc.sequential+1))
+	}
 	if m := len(dc.tests); m > 0 {
 		s := 0.0
 		for _, p := range dc.tests {
@@ -231,12 +275,12 @@ func (dc *decider) conclude(c *Comparison) {
 	for _, p := range dc.tests {
 		ps, ws = append(ps, p.pDown), append(ws, testW/float64(len(dc.tests)))
 	}
-	reject, adj := stats.Holm(ps, ws, dc.opt.Alpha)
+	reject, adj := stats.Holm(ps, ws, alpha)
 	if c.Pooled != nil {
 		c.Pooled.PAdjusted, c.Pooled.Significant = adj[0], reject[0]
 		reject, adj = reject[1:], adj[1:]
 	}
-	dc.settle(dc.tests, reject, adj, dc.opt.Alpha*testW/float64(max(1, len(dc.tests))))
+	dc.settle(dc.tests, reject, adj, alpha*testW/float64(max(1, len(dc.tests))))
 	cp := make([]float64, len(dc.crits))
 	cw := make([]float64, len(dc.crits))
 	for i, p := range dc.crits {
