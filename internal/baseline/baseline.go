@@ -77,15 +77,15 @@ type Found struct {
 // ErrNone is returned (wrapped, with the reason) when there is no baseline to use.
 var ErrNone = errors.New("no baseline")
 
-// Find returns the baseline for q: the evalgate artifact of a completed run (its conclusion
-// success, or failure as when the gate failed) of the job's own workflow, triggered by a push to the base branch (never a pull request, comment rerun,
-// schedule or dispatch, whose results need not stand for the branch), from the repository
-// itself — on the base commit if such a run exists, else the newest such run on the base
-// branch (older than the base commit's runs, when it has any: a later push is a commit the
-// pull request lacks). A candidate whose artifact is missing, expired, too big, not a zip, or holds no
-// valid results.json is skipped with a note and the next one tried, up to MaxRuns runs and
-// MaxDownloads downloads. Any failure is an error wrapping ErrNone, for a note rather than a
-// failure.
+// Find returns the baseline for q: the evalgate artifact of a completed run (concluded
+// success, or failure as when the gate failed) of the job's own workflow, triggered by a push
+// to the base branch from the repository itself — never a pull request, comment rerun,
+// schedule or dispatch run, whose results need not stand for the branch. The base commit's
+// runs come first, newest first; then the newest runs on the base branch (older than the base
+// commit's runs when it has any: a later push is a commit the pull request lacks). A candidate
+// whose artifact is missing, expired, too big, not a zip, or holds no valid results.json is
+// skipped with a note and the next one tried, up to MaxRuns runs and MaxDownloads downloads.
+// Any failure is an error wrapping ErrNone, for a note rather than a failure.
 func Find(ctx context.Context, src Source, q Query) (*Found, error) {
 	if q.BaseRef == "" {
 		return nil, fmt.Errorf("%w: the pull request has no base branch", ErrNone)
