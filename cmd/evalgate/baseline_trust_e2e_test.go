@@ -59,7 +59,7 @@ func TestActionAutoBaselineTrustedRuns(t *testing.T) {
 	body := srv.Comments(42)[0].Body
 	for _, w := range []string{
 		"Baseline: artifact `evalgate-report` of the push run of `evals.yml` on the base commit `0a1b2c3d`",
-		fmt.Sprintf("Skipped 1 newer damaged or missing artifact(s): run %d (commit 0a1b2c3d): artifact %d: read zip", damagedRun, damaged),
+		fmt.Sprintf("Skipped 1 newer unusable run(s): run %d (commit 0a1b2c3d): artifact %d: read zip", damagedRun, damaged),
 		"Δ",
 	} {
 		if !strings.Contains(body, w) {

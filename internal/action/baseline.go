@@ -97,7 +97,7 @@ func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan) (*result.Run
 	d.logf("evalgate: baseline: artifact %d (%s) of push run %d of %s on %s", a.ID, oneLine(a.Name), run.ID, oneLine(found.Workflow), oneLine(run.HeadSHA))
 	note := fmt.Sprintf("> Baseline: artifact %s of the push run of %s on %s, uploaded %s.", code(a.Name), code(found.Workflow), where, a.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
 	if n := len(found.Skipped); n > 0 {
-		note += fmt.Sprintf(" Skipped %d newer damaged or missing artifact(s): %s.", n, safetext.Truncate(oneLine(strings.Join(found.Skipped, "; ")), maxBaselineReason))
+		note += fmt.Sprintf(" Skipped %d newer unusable run(s): %s.", n, safetext.Truncate(oneLine(strings.Join(found.Skipped, "; ")), maxBaselineReason))
 	}
 	return base, note
 }
