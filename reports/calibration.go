@@ -10,12 +10,22 @@ import (
 	"github.com/evalgate/evalgate/internal/calibrate"
 )
 
-// calibrationHead are the columns of the calibration table and Markdown report.
-var calibrationHead = []string{"criterion", "items", "α h–h int", "α h–h ord", "α j–h int", "α j–h ord", "exact", "±1", "bias", "verdict"}
+// calibrationHead are the columns of the calibration table and Markdown report; with humans
+// only, the judge's columns are left out.
+func calibrationHead(rep *calibrate.Report) []string {
+	if rep.HumansOnly {
+		return []string{"criterion", "items (multi)", "α h–h int [95% CI]", "α h–h ord", "verdict"}
+	}
+	return []string{"criterion", "items", "α h–h int [95% CI]", "α h–h ord", "α j–h int [95% CI]", "α j–h ord", "exact", "±1", "bias", "verdict"}
+}
 
 // calibrationCells renders one row; criterion names come from eval and annotation files, so
 // they are untrusted and go through esc.
-func calibrationCells(r *calibrate.Row, esc func(string) string) []string {
+func calibrationCells(rep *calibrate.Report, r *calibrate.Row, esc func(string) string) []string {
+	if rep.HumansOnly {
+		return []string{esc(r.Criterion), fmt.Sprintf("%d (%d multi)", r.HumanItems, r.MultiRated),
+			alphaCell(r.HumanAlpha.Interval), alphaCell(r.HumanAlpha.Ordinal), string(r.Verdict)}
+	}
 	items := fmt.Sprintf("%d", r.Items)
 	if r.MultiRated > 0 {
 		items += fmt.Sprintf(" (%d multi)", r.MultiRated)
@@ -28,9 +38,13 @@ func calibrationCells(r *calibrate.Row, esc func(string) string) []string {
 	}
 }
 
+// alphaCell is α, with its interval when it has one.
 func alphaCell(a calibrate.Alpha) string {
-	if a.Value == nil {
+	switch {
+	case a.Value == nil:
 		return "n/a"
+	case a.CI != nil:
+		return fmt.Sprintf("%.3f [%.2f, %.2f]", *a.Value, a.CI.Low, a.CI.High)
 	}
 	return fmt.Sprintf("%.3f", *a.Value)
 }
@@ -53,11 +67,11 @@ func biasCell(p *float64) string {
 // was reached.
 func CalibrationTable(w io.Writer, rep *calibrate.Report) error {
 	ew := &errWriter{w: w}
-	fmt.Fprintf(ew, "judge–human calibration: %d annotators, %d items\n\n", rep.Annotators, rep.Items)
+	fmt.Fprintf(ew, "%s: %d annotators, %d items\n\n", calibrationTitle(rep), rep.Annotators, rep.Items)
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(calibrationHead, "\t"))
+	fmt.Fprintln(tw, strings.Join(calibrationHead(rep), "\t"))
 	for _, r := range rep.Criteria {
-		fmt.Fprintln(tw, strings.Join(calibrationCells(r, func(s string) string { return termText(s, 40) }), "\t"))
+		fmt.Fprintln(tw, strings.Join(calibrationCells(rep, r, func(s string) string { return termText(s, 40) }), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -73,11 +87,16 @@ func CalibrationTable(w io.Writer, rep *calibrate.Report) error {
 // CalibrationMarkdown renders the calibration for $GITHUB_STEP_SUMMARY.
 func CalibrationMarkdown(rep *calibrate.Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Judge–human calibration\n\n%d annotators, %d items. α: Krippendorff's alpha (h–h between humans, j–h judge vs. the humans' mean; int interval, ord ordinal).\n\n", rep.Annotators, rep.Items)
-	b.WriteString("| " + strings.Join(calibrationHead, " | ") + " |\n")
-	b.WriteString("|" + strings.Repeat(" --- |", len(calibrationHead)) + "\n")
+	head := calibrationHead(rep)
+	legend := "h–h between humans, j–h judge vs. the humans' mean"
+	if rep.HumansOnly {
+		legend = "h–h between humans"
+	}
+	fmt.Fprintf(&b, "## %s\n\n%d annotators, %d items. α: Krippendorff's alpha (%s; int interval, ord ordinal).\n\n", upperFirst(calibrationTitle(rep)), rep.Annotators, rep.Items, legend)
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n")
+	b.WriteString("|" + strings.Repeat(" --- |", len(head)) + "\n")
 	for _, r := range rep.Criteria {
-		b.WriteString("| " + strings.Join(calibrationCells(r, mdText), " | ") + " |\n")
+		b.WriteString("| " + strings.Join(calibrationCells(rep, r, mdText), " | ") + " |\n")
 	}
 	b.WriteString("\n")
 	for _, r := range rep.Criteria {
@@ -87,9 +106,20 @@ func CalibrationMarkdown(rep *calibrate.Report) string {
 	return b.String()
 }
 
-// calibrationFooter names the thresholds and the items no result matched.
+func calibrationTitle(rep *calibrate.Report) string {
+	if rep.HumansOnly {
+		return "human–human agreement"
+	}
+	return "judge–human calibration"
+}
+
+func upperFirst(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+// calibrationFooter names the thresholds, the intervals' method and the items no result matched.
 func calibrationFooter(w io.Writer, rep *calibrate.Report, esc func(string) string) {
-	fmt.Fprintf(w, "\nThresholds: α ≥ %g reliable, α ≥ %g tentative (Krippendorff).\n", rep.Thresholds.Reliable, rep.Thresholds.Tentative)
+	bs := rep.Bootstrap
+	fmt.Fprintf(w, "\nThresholds: α ≥ %g reliable, α ≥ %g tentative (Krippendorff), applied to the lower bound of α's %g%% interval (%s, %d resamples, seeded); fewer than %d items is not enough data.\n",
+		rep.Thresholds.Reliable, rep.Thresholds.Tentative, bs.Confidence*100, bs.Method, bs.Resamples, bs.MinItems)
 	if n := len(rep.Unmatched); n > 0 {
 		shown := rep.Unmatched
 		if n > 10 {

@@ -12,8 +12,8 @@ import (
 
 func calibrationFixture() *calibrate.Report {
 	in := calibrate.Input{}
-	for i, v := range []float64{1, 2, 3, 4} {
-		item := fmt.Sprintf("t%d", i)
+	for i := range 12 {
+		v, item := float64(1+i%4), fmt.Sprintf("t%d", i)
 		in.Humans = append(in.Humans,
 			calibrate.Rating{Item: item, Rater: "a", Criterion: "ok", Value: v},
 			calibrate.Rating{Item: item, Rater: "b", Criterion: "ok", Value: v},
@@ -44,13 +44,13 @@ func TestCalibrationRenderers(t *testing.T) {
 		not       []string
 	}{
 		{"table", table.String(),
-			[]string{"ok ", "1.000", "judge trustworthy", "n/a", "not enough data", "12 annotated items are not in the results", "gone00", "and 2 more"},
+			[]string{"ok ", "1.000 [1.00, 1.00]", "judge trustworthy", "n/a", "not enough data", "12 annotated items are not in the results", "gone00", "and 2 more", "percentile bootstrap over items, 1000 resamples"},
 			[]string{"\x1b", "gone11"}},
 		{"markdown", md,
-			[]string{"| ok | 4 (4 multi) | 1.000 |", "evil\\|&lt;b&gt;@&#8203;team", "| n/a |", "- **ok**: judge trustworthy"},
+			[]string{"| ok | 12 (12 multi) | 1.000 [1.00, 1.00] |", "evil\\|&lt;b&gt;@&#8203;team", "| n/a |", "- **ok**: judge trustworthy"},
 			[]string{"<b>", "\x1b", "|<b>"}},
 		{"json", js.String(),
-			[]string{`"verdict": "judge trustworthy"`, `"value": null`, `"undefined": "no item has two ratings"`},
+			[]string{`"verdict": "judge trustworthy"`, `"value": null`, `"undefined": "no item has two ratings"`, `"ci": {`, `"low": 1`, `"resamples": 1000`, `"min_items": 10`},
 			[]string{"NaN"}},
 	}
 	for _, tt := range tests {
@@ -72,4 +72,36 @@ func TestCalibrationRenderers(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Criteria) != 2 {
 		t.Errorf("JSON does not read back: %v", err)
 	}
+}
+
+// TestCalibrationHumansOnly renders human–human agreement without the judge's columns.
+func TestCalibrationHumansOnly(t *testing.T) {
+	t.Parallel()
+	in := calibrate.Input{HumansOnly: true}
+	for i := range 12 {
+		v, item := float64(1+i%4), fmt.Sprintf("t%d", i)
+		in.Humans = append(in.Humans,
+			calibrate.Rating{Item: item, Rater: "a", Criterion: "ok", Value: v},
+			calibrate.Rating{Item: item, Rater: "b", Criterion: "ok", Value: v},
+			calibrate.Rating{Item: item, Rater: "a", Criterion: "few", Value: v})
+	}
+	rep := calibrate.Compute(in)
+	var table bytes.Buffer
+	if err := CalibrationTable(&table, rep); err != nil {
+		t.Fatal(err)
+	}
+	md := CalibrationMarkdown(rep)
+	for name, out := range map[string]string{"table": table.String(), "markdown": md} {
+		for _, w := range []string{"uman–human agreement", "2 annotators, 12 items", "12 (12 multi)", "1.000 [1.00, 1.00]", "humans agree", "12 (0 multi)", "not enough data"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s lacks %q:\n%s", name, w, out)
+			}
+		}
+		for _, n := range []string{"j–h", "exact", "not in the results"} {
+			if strings.Contains(out, n) {
+				t.Errorf("%s shows %q with humans only:\n%s", name, n, out)
+			}
+		}
+	}
+	checkMarkdown(t, md, false)
 }

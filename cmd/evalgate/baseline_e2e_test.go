@@ -42,9 +42,10 @@ func zipDir(t *testing.T, dir string) []byte {
 	return buf.Bytes()
 }
 
-// TestActionAutoBaseline: a first run's report directory, uploaded as the artifact of a run on
-// the pull request's base commit, is the next run's baseline with baseline: auto; when the
-// artifacts API answers 404 the run goes on with a note. Neither changes the gate.
+// TestActionAutoBaseline: a first run's report directory, uploaded as the artifact of a push run
+// of the same workflow on the pull request's base commit, is the next run's baseline with
+// baseline: auto; when the workflow-runs API answers 404 the run goes on with a note. Neither
+// changes the gate.
 func TestActionAutoBaseline(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
@@ -53,15 +54,17 @@ func TestActionAutoBaseline(t *testing.T) {
 	if code, log := r.run(); code != 1 {
 		t.Fatalf("base run: exit %d\n%s", code, log)
 	}
-	srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "0a1b2c3d", HeadBranch: "main", Zip: zipDir(t, r.env["INPUT_REPORT_DIR"])})
+	run := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", HeadSHA: "0a1b2c3d", HeadBranch: "main"})
+	srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: run, Zip: zipDir(t, r.env["INPUT_REPORT_DIR"])})
 
 	r.env["INPUT_BASELINE"] = "auto"
+	r.env["GITHUB_WORKFLOW_REF"] = "acme/agents/.github/workflows/evals.yml@refs/pull/42/merge"
 	code, log := r.run()
 	if code != 1 {
 		t.Fatalf("run with baseline: exit %d, want the gate's 1\n%s", code, log)
 	}
 	body := srv.Comments(42)[0].Body
-	for _, want := range []string{"Baseline: artifact `evalgate-report` of the base commit `0a1b2c3d`", "Δ"} {
+	for _, want := range []string{"Baseline: artifact `evalgate-report` of the push run of `evals.yml` on the base commit `0a1b2c3d`", "Δ"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("comment lacks %q:\n%s", want, body)
 		}
@@ -74,11 +77,11 @@ func TestActionAutoBaseline(t *testing.T) {
 		t.Errorf("blob requests %+v: want one, without the token", blobs)
 	}
 
-	srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: 404, Body: `{"message":"Not Found"}`})
+	srv.Fail(githubtest.ListWorkflowRuns, githubtest.Fault{Status: 404, Body: `{"message":"Not Found"}`})
 	if code, log := r.run(); code != 1 {
 		t.Fatalf("run without a baseline: exit %d, want the gate's 1\n%s", code, log)
 	}
-	if s := r.file(r.summary); !strings.Contains(s, "**No baseline:** list artifacts:") || !strings.Contains(s, "404") {
+	if s := r.file(r.summary); !strings.Contains(s, "**No baseline:** list workflow runs of evals.yml:") || !strings.Contains(s, "404") {
 		t.Errorf("step summary does not say why there is no baseline:\n%s", s)
 	}
 	if body := srv.Comments(42)[0].Body; !strings.Contains(body, "No baseline:") || strings.Contains(body, "Δ") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -68,13 +69,14 @@ func TestCalibrationEndToEnd(t *testing.T) {
 		exact, within float64
 		bias          float64
 	}{
-		// Both humans rate exactly as the judge.
-		{"correctness", calibrate.Trustworthy, 4, 1, 1, 1, 0},
+		// Four items are fewer than calibrate.MinItems: α is exact, but no verdict is drawn
+		// from it. Both humans rate exactly as the judge.
+		{"correctness", calibrate.NotEnoughData, 4, 1, 1, 1, 0},
 		// The humans contradict each other on every item; the judge (4, 4, 2, 5) matches one
 		// of eight ratings and is within one of four.
-		{"clarity", calibrate.HumansDisagree, 4, math.NaN(), 0.125, 0.5, 0.75},
+		{"clarity", calibrate.NotEnoughData, 4, math.NaN(), 0.125, 0.5, 0.75},
 		// One human, one point below the judge on three items: α = 1 − 7·6/286.
-		{"overall", calibrate.Trustworthy, 4, 1 - 7.0*6/286, 0.25, 1, 0.75},
+		{"overall", calibrate.NotEnoughData, 4, 1 - 7.0*6/286, 0.25, 1, 0.75},
 		// ann_a's weighted score is computed from the weights, ann_b's read as given.
 		{"weighted_score", "", 4, math.NaN(), math.NaN(), math.NaN(), 0.1875},
 	}
@@ -103,13 +105,56 @@ func TestCalibrationEndToEnd(t *testing.T) {
 	}
 
 	code, stdout, _ = invoke(t, "calibrate", "testdata/calib", "--results", results)
-	if code != 0 || !strings.Contains(stdout, "correctness") || !strings.Contains(stdout, "judge trustworthy") || !strings.Contains(stdout, "humans disagree") ||
-		!strings.Contains(stdout, "1.000") || !strings.Contains(stdout, "fixes/t9") {
+	if code != 0 || !strings.Contains(stdout, "correctness") || !strings.Contains(stdout, "not enough data") || !strings.Contains(stdout, "only 4 items rated by the judge and a human") ||
+		strings.Contains(stdout, "judge trustworthy") || !strings.Contains(stdout, "1.000") || !strings.Contains(stdout, "fixes/t9") {
 		t.Errorf("table (directory of annotations): exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = invoke(t, "calibrate", "testdata/calib/annotations.jsonl", "--results", results, "--format", "markdown")
 	if code != 0 || !strings.Contains(stdout, "## Judge–human calibration") || !strings.Contains(stdout, "| correctness | 4 (4 multi) | 1.000 |") {
 		t.Errorf("markdown: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestCalibrateHumansOnly: without --results, calibrate reports the annotators' agreement per
+// criterion with its interval — the first analysis of Potato's rubric tutorial.
+func TestCalibrateHumansOnly(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	for i := range 12 {
+		v := 1 + i%5
+		for _, ann := range []string{"ann_a", "ann_b"} {
+			clarity := v
+			if ann == "ann_b" {
+				clarity = 6 - v // the humans read "clarity" in opposite ways
+			}
+			fmt.Fprintf(&b, `{"trace_id": "s/t%d", "annotator": %q, "rubric": {"criteria_ratings": {"correctness": %d, "clarity": %d}}}`+"\n", i, ann, v, clarity)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "annotated.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := invoke(t, "calibrate", path, "--format", "json")
+	if code != 0 {
+		t.Fatalf("calibrate: exit %d\n%s", code, stderr)
+	}
+	var rep calibrate.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("calibrate JSON: %v\n%s", err, stdout)
+	}
+	if !rep.HumansOnly || rep.Annotators != 2 || rep.Items != 12 || len(rep.Unmatched) != 0 {
+		t.Errorf("report %+v", rep)
+	}
+	want := map[string]calibrate.Verdict{"correctness": calibrate.HumansAgree, "clarity": calibrate.HumansDisagree}
+	for _, r := range rep.Criteria {
+		a := r.HumanAlpha.Interval
+		if r.Verdict != want[r.Criterion] || a.Value == nil || a.CI == nil || a.CI.Low > *a.Value || a.CI.High < *a.Value {
+			t.Errorf("%s: verdict %q (%s), α %+v; want %q with an interval around α", r.Criterion, r.Verdict, r.Why, a, want[r.Criterion])
+		}
+	}
+	code, stdout, _ = invoke(t, "calibrate", path)
+	if code != 0 || !strings.Contains(stdout, "human–human agreement: 2 annotators, 12 items") || !strings.Contains(stdout, "humans agree") || strings.Contains(stdout, "j–h") {
+		t.Errorf("table: exit %d\n%s", code, stdout)
 	}
 }
 
@@ -132,7 +177,6 @@ func TestCalibrateUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no results", []string{"calibrate", "testdata/calib/annotations.jsonl"}, "needs --results"},
 		{"bad format", []string{"calibrate", "x.jsonl", "--results", "r.json", "--format", "xml"}, "--format must be table, markdown or json"},
 		{"missing results", []string{"calibrate", "testdata/calib/annotations.jsonl", "--results", "testdata/calib/nope.json"}, "read results"},
 		{"no annotations", []string{"calibrate", "--results", "r.json"}, "requires at least 1 arg"},

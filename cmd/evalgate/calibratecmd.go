@@ -12,6 +12,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/calibrate"
 	"github.com/evalgate/evalgate/internal/potato"
+	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
 )
 
@@ -29,7 +30,7 @@ type calibrateOptions struct {
 func newCalibrateCmd(e env, st *cliState) *cobra.Command {
 	o := &calibrateOptions{}
 	cmd := &cobra.Command{
-		Use:   "calibrate ANNOTATIONS... --results RESULTS.json",
+		Use:   "calibrate ANNOTATIONS... [--results RESULTS.json]",
 		Short: "Measure how well the LLM judge agrees with human raters (Potato annotations)",
 		Long: `Compare the judge's ratings in a results.json with human ratings of the same traces, made in
 Potato on the projects "evalgate export potato" wrote. ANNOTATIONS are Potato's rubric_eval output
@@ -41,14 +42,23 @@ between the humans and between the judge and the humans' mean rating (interval a
 exact and within-one agreement of judge and human over every (item, human) pair; the judge's
 mean bias (judge − human mean: positive means lenient); and a verdict:
 
-  humans disagree     human–human α < tentative: fix the criterion's anchors first
-  judge trustworthy   judge–human α ≥ reliable (default 0.8)
-  judge tentative     judge–human α ≥ tentative (default 0.667)
-  judge disagrees     judge–human α < tentative
-  not enough data     α undefined: no item both rated, or no variation in the ratings
+  humans disagree     human–human α's interval lies below tentative: fix the anchors first
+  judge trustworthy   judge–human α's interval lower bound ≥ reliable (default 0.8)
+  judge tentative     judge–human α's interval lower bound ≥ tentative (default 0.667)
+  judge disagrees     judge–human α's interval lies below tentative
+  not enough data     fewer than 10 items, α undefined (no variation), or an interval
+                      that spans tentative: rate more items
 
-The verdicts use the interval α. An undefined α is shown as n/a (null in JSON, with the reason).`,
+Each interval α has a 95% confidence interval: a percentile bootstrap over items (1000
+resamples, seeded by the criterion, so the same ratings give the same interval), shown from
+10 items on. The verdicts use the interval α. An undefined α is shown as n/a (null in JSON,
+with the reason).
+
+Without --results, calibrate reports the humans' agreement alone, per criterion (α among the
+annotators with its interval; humans agree, humans tentative, humans disagree or not enough
+data by the same rules): is the rubric clear enough to rate by before a judge is measured?`,
 		Example: `  evalgate calibrate potato/greeter/output/ --results report/results.json
+  evalgate calibrate potato/greeter/output/        # human–human agreement only
   evalgate calibrate ann1.jsonl ann2.jsonl --results report/results.json --format json
   evalgate calibrate potato/*/output --results report/results.json --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 		Args: cobra.MinimumNArgs(1),
@@ -61,7 +71,7 @@ The verdicts use the interval α. An undefined α is shown as n/a (null in JSON,
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.results, "results", "", "results.json of the run the humans rated (required)")
+	f.StringVar(&o.results, "results", "", "results.json of the run the humans rated (without it: human–human agreement only)")
 	f.StringVar(&o.format, "format", "table", "output: table, markdown or json")
 	f.Float64Var(&o.th.Reliable, "reliable", calibrate.DefaultThresholds.Reliable, "α at or above which the judge is trustworthy")
 	f.Float64Var(&o.th.Tentative, "tentative", calibrate.DefaultThresholds.Tentative, "α at or above which conclusions are tentative")
@@ -70,8 +80,6 @@ The verdicts use the interval α. An undefined α is shown as n/a (null in JSON,
 
 func (o *calibrateOptions) check() error {
 	switch {
-	case o.results == "":
-		return usageErr("calibrate needs --results RESULTS.json, the run the humans rated")
 	case o.format != "table" && o.format != "markdown" && o.format != "json":
 		return usageErr("--format must be table, markdown or json, not %q", o.format)
 	// Written as the valid range negated, so NaN (which fails every comparison) is refused too.
@@ -82,9 +90,13 @@ func (o *calibrateOptions) check() error {
 }
 
 func calibrateCmd(e env, o *calibrateOptions) error {
-	run, err := readResultsArg(o.results)
-	if err != nil {
-		return err
+	// Without results there is no judge: an empty run pairs every rating with nothing.
+	run := &result.Run{}
+	if o.results != "" {
+		var err error
+		if run, err = readResultsArg(o.results); err != nil {
+			return err
+		}
 	}
 	files, err := annotationFiles(o.paths)
 	if err != nil {
@@ -106,7 +118,7 @@ func calibrateCmd(e env, o *calibrateOptions) error {
 		return usageErr("no rubric annotations (rows with criteria_ratings) in %s", strings.Join(files, ", "))
 	}
 	in := potato.Pair(run, anns)
-	in.Thresholds = o.th
+	in.Thresholds, in.HumansOnly = o.th, o.results == ""
 	rep := calibrate.Compute(in)
 	switch o.format {
 	case "json":

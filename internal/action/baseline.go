@@ -62,34 +62,43 @@ func (d *Deps) baseline(ctx context.Context, in Inputs, p plan, cancelled bool) 
 	return base, ""
 }
 
-// autoBaseline downloads the results of this workflow's run on the pull request's base commit
-// (or, failing that, the newest on its base branch) from the Actions artifacts API. It needs
-// the actions: read permission, which a fork's read-only token has too.
+// autoBaseline downloads the results of a push run of this job's own workflow on the pull
+// request's base commit (or, failing that, the newest older one on its base branch) from the
+// workflow-runs and artifacts APIs; damaged artifacts are skipped (see baseline.Find). It
+// needs the actions: read permission, which a fork's read-only token has too.
 func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan) (*result.Run, string) {
 	if p.pr == 0 || (p.base == "" && p.baseRef == "") {
 		// The runs that upload the baseline (pushes to the default branch) have no base.
 		d.logf("evalgate: baseline: auto compares pull requests with their base; not a pull request")
 		return nil, ""
 	}
-	q := baseline.Query{Artifact: in.BaselineArtifact, BaseSHA: p.base, BaseRef: p.baseRef}
+	ev := d.Event
+	var base *result.Run
+	q := baseline.Query{Artifact: in.BaselineArtifact, BaseSHA: p.base, BaseRef: p.baseRef,
+		Workflow: baseline.WorkflowFile(ev.WorkflowRef, ev.Owner+"/"+ev.Repo), RunID: ev.RunID,
+		Check: func(b []byte) error {
+			run, err := reports.ReadResults(bytes.NewReader(b))
+			base = run
+			return err
+		}}
 	found, err := baseline.Find(ctx, d.Source, q)
 	if err != nil {
 		d.logf("evalgate: %s (reporting without deltas)", oneLine(err.Error()))
 		return nil, noBaseline(err)
 	}
-	base, err := reports.ReadResults(bytes.NewReader(found.Results))
-	if err != nil {
-		err = fmt.Errorf("artifact %d: %s: %w", found.Artifact.ID, baseline.ResultsFile, err)
-		d.logf("evalgate: baseline: %s (reporting without deltas)", oneLine(err.Error()))
-		return nil, noBaseline(err)
+	for _, s := range found.Skipped {
+		d.logf("evalgate: baseline: skipped %s", oneLine(s))
 	}
-	a := found.Artifact
-	where := fmt.Sprintf("the base commit %s", code(baseline.Short(a.HeadSHA)))
+	a, run := found.Artifact, found.Run
+	where := fmt.Sprintf("the base commit %s", code(baseline.Short(run.HeadSHA)))
 	if !found.OnCommit {
-		where = fmt.Sprintf("the newest run on the base branch %s (commit %s; none on the base commit %s)", code(a.HeadBranch), code(baseline.Short(a.HeadSHA)), code(baseline.Short(p.base)))
+		where = fmt.Sprintf("the newest usable run on the base branch %s (commit %s; none usable on the base commit %s)", code(run.HeadBranch), code(baseline.Short(run.HeadSHA)), code(baseline.Short(p.base)))
 	}
-	d.logf("evalgate: baseline: artifact %d (%s) of the run on %s", a.ID, oneLine(a.Name), oneLine(a.HeadSHA))
-	note := fmt.Sprintf("> Baseline: artifact %s of %s, uploaded %s.", code(a.Name), where, a.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
+	d.logf("evalgate: baseline: artifact %d (%s) of push run %d of %s on %s", a.ID, oneLine(a.Name), run.ID, oneLine(found.Workflow), oneLine(run.HeadSHA))
+	note := fmt.Sprintf("> Baseline: artifact %s of the push run of %s on %s, uploaded %s.", code(a.Name), code(found.Workflow), where, a.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
+	if n := len(found.Skipped); n > 0 {
+		note += fmt.Sprintf(" Skipped %d newer unusable run(s): %s.", n, safetext.Truncate(oneLine(strings.Join(found.Skipped, "; ")), maxBaselineReason))
+	}
 	return base, note
 }
 

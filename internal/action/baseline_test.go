@@ -57,7 +57,8 @@ func reportZip(t *testing.T, run *result.Run, extra ...string) []byte {
 }
 
 // TestAutoBaseline publishes a pull request's run with baseline: auto against the GitHub
-// fake: the base commit's artifact is found past the first page and compared with; every way
+// fake: the base commit's push run's artifact is found among newer runs of other events and
+// compared with; every way
 // of finding none is a note, never a failure; a baseline never turns a failing gate green.
 func TestAutoBaseline(t *testing.T) {
 	t.Parallel()
@@ -73,40 +74,43 @@ func TestAutoBaseline(t *testing.T) {
 		wantNote string
 		deltas   bool
 	}{
-		{"on the base commit, past the first page", func(t *testing.T, srv *githubtest.Server) {
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 1), "junit.xml", "<x/>")})
-			for range 120 { // newer runs on other branches push it to page two
-				srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "other", HeadBranch: "feature", Zip: reportZip(t, scoredRun(2, 0))})
+		{"on the base commit, among newer pull request runs", func(t *testing.T, srv *githubtest.Server) {
+			pushRun(srv, baseSHA, "main", reportZip(t, scoredRun(2, 1), "junit.xml", "<x/>"))
+			for range 120 { // newer pull request runs of the workflow
+				id := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", Event: "pull_request", HeadSHA: "other", HeadBranch: "feature"})
+				srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: id, Zip: reportZip(t, scoredRun(2, 0))})
 			}
-		}, scoredRun(2, 0.9), false, false, nil, "success", "Baseline: artifact `evalgate-report` of the base commit `b45e00000000`", true},
+		}, scoredRun(2, 0.9), false, false, nil, "success", "Baseline: artifact `evalgate-report` of the push run of `evals.yml` on the base commit `b45e00000000`", true},
 		{"regression fails only with fail_on_regression", func(t *testing.T, srv *githubtest.Server) {
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(8, 1))})
+			pushRun(srv, baseSHA, "main", reportZip(t, scoredRun(8, 1)))
 		}, scoredRun(8, 0.85), false, true, ErrGateFailed, "failure", "Baseline: artifact", true}, // 8 single-sample drops: the pooled test is significant
 		{"a fork's better baseline cannot pass a failing run", func(t *testing.T, srv *githubtest.Server) {
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 0))})
+			pushRun(srv, baseSHA, "main", reportZip(t, scoredRun(2, 0)))
 		}, scoredRun(2, 0.5), true, false, ErrGateFailed, "failure", "Baseline: artifact", true},
 		{"branch fallback", func(t *testing.T, srv *githubtest.Server) {
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "older", HeadBranch: "main", Zip: reportZip(t, scoredRun(2, 1))})
-		}, scoredRun(2, 0.9), false, false, nil, "success", "the newest run on the base branch `main`", true},
-		{"list 404", func(t *testing.T, srv *githubtest.Server) {
-			srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
+			pushRun(srv, "older", "main", reportZip(t, scoredRun(2, 1)))
+		}, scoredRun(2, 0.9), false, false, nil, "success", "the newest usable run on the base branch `main`", true},
+		{"runs list 404", func(t *testing.T, srv *githubtest.Server) {
+			srv.Fail(githubtest.ListWorkflowRuns, githubtest.Fault{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
 		}, scoredRun(2, 0.9), false, true, nil, "success", "grant `permissions: actions: read`?)", false},
-		{"list 403 without actions: read", func(t *testing.T, srv *githubtest.Server) {
-			srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusForbidden, Body: `{"message":"Resource not accessible by integration"}`})
+		{"runs list 403 without actions: read", func(t *testing.T, srv *githubtest.Server) {
+			srv.Fail(githubtest.ListWorkflowRuns, githubtest.Fault{Status: http.StatusForbidden, Body: `{"message":"Resource not accessible by integration"}`})
 		}, scoredRun(2, 0.9), false, true, nil, "success", "Resource not accessible by integration (does the workflow grant `permissions: actions: read`?)", false},
 		{"all expired", func(t *testing.T, srv *githubtest.Server) {
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Expired: true})
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "x", HeadBranch: "main", Expired: true})
-		}, scoredRun(2, 0.9), false, true, nil, "success", "every artifact named \"evalgate-report\" has expired", false},
+			for _, sha := range []string{"x", baseSHA} {
+				id := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", HeadSHA: sha, HeadBranch: "main"})
+				srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: id, Expired: true})
+			}
+		}, scoredRun(2, 0.9), false, true, nil, "success", "its artifact \"evalgate-report\" has expired", false},
 		{"fork-uploaded artifact on the base branch is ignored", func(t *testing.T, srv *githubtest.Server) {
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "evil", HeadBranch: "main", Fork: true, Zip: reportZip(t, scoredRun(2, 1))})
-		}, scoredRun(2, 0.9), false, true, nil, "success", "**No baseline:** no artifact named", false},
+			id := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", Event: "pull_request", HeadSHA: "evil", HeadBranch: "main", Fork: true})
+			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: id, Zip: reportZip(t, scoredRun(2, 1))})
+		}, scoredRun(2, 0.9), false, true, nil, "success", "**No baseline:** no completed push run of the workflow evals.yml on the base branch main", false},
 		{"zip with traversal names", func(t *testing.T, srv *githubtest.Server) {
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main",
-				Zip: reportZip(t, nil, "../results.json", `{"schema_version":1}`, "../../etc/passwd", "x")})
+			pushRun(srv, baseSHA, "main", reportZip(t, nil, "../results.json", `{"schema_version":1}`, "../../etc/passwd", "x"))
 		}, scoredRun(2, 0.9), false, true, nil, "success", "no results.json at its top level", false},
 		{"not a results file", func(t *testing.T, srv *githubtest.Server) {
-			srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: baseSHA, HeadBranch: "main", Zip: reportZip(t, nil, "results.json", "{}")})
+			pushRun(srv, baseSHA, "main", reportZip(t, nil, "results.json", "{}"))
 		}, scoredRun(2, 0.9), false, true, nil, "success", "results.json: read results: no schema_version", false},
 	}
 	for _, tt := range tests {
@@ -119,7 +123,8 @@ func TestAutoBaseline(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "head", Status: "in_progress"})
-			ev := &event.Event{Name: "pull_request", Owner: "acme", Repo: "agents", PR: 7, HeadSHA: "head", BaseSHA: baseSHA, BaseRef: "main", IsFork: tt.fork}
+			ev := &event.Event{Name: "pull_request", Owner: "acme", Repo: "agents", PR: 7, HeadSHA: "head", BaseSHA: baseSHA, BaseRef: "main", IsFork: tt.fork,
+				WorkflowRef: "acme/agents/.github/workflows/evals.yml@refs/pull/7/merge"}
 			var log bytes.Buffer
 			d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: ev, Log: &log, Root: t.TempDir()}
 			in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Comment: "always",
@@ -129,8 +134,8 @@ func TestAutoBaseline(t *testing.T) {
 			if err := pub.publish(context.Background(), tt.head, nil, time.Time{}); err != tt.wantExit {
 				t.Fatalf("publish: %v, want %v; log:\n%s", err, tt.wantExit, log.String())
 			}
-			if n, pages := srv.Count(githubtest.ListArtifacts), len(srv.BlobRequests()); strings.HasPrefix(tt.name, "on the base commit") && (n != 2 || pages != 1) {
-				t.Errorf("%d list requests and %d downloads, want 2 pages and 1 download", n, pages)
+			if n, dl := srv.Count(githubtest.ListWorkflowRuns), len(srv.BlobRequests()); strings.HasPrefix(tt.name, "on the base commit") && (n != 1 || dl != 1) {
+				t.Errorf("%d runs requests and %d downloads, want 1 (the API filters) and 1 download", n, dl)
 			}
 			runs := srv.CheckRuns()
 			if len(runs) != 1 || runs[0].Conclusion != tt.wantConc {
@@ -158,6 +163,12 @@ func TestAutoBaseline(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pushRun seeds a successful push run of evals.yml on sha and branch, with its report.
+func pushRun(srv *githubtest.Server, sha, branch string, zip []byte) {
+	id := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", HeadSHA: sha, HeadBranch: branch})
+	srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: id, Zip: zip})
 }
 
 // TestAutoBaselineOutsidePullRequests: a push run (the one that uploads the baseline) and a

@@ -109,8 +109,18 @@ func (d *DryRun) ListCheckRuns(context.Context, string, github.ListCheckRunsOpti
 	return nil, ErrDryRun
 }
 
-// ListArtifacts answers ErrDryRun.
-func (d *DryRun) ListArtifacts(context.Context, string) ([]github.Artifact, error) {
+// GetWorkflowRun answers ErrDryRun.
+func (d *DryRun) GetWorkflowRun(context.Context, int64) (*github.WorkflowRun, error) {
+	return nil, ErrDryRun
+}
+
+// ListWorkflowRuns answers ErrDryRun.
+func (d *DryRun) ListWorkflowRuns(context.Context, string, github.ListWorkflowRunsOptions) ([]github.WorkflowRun, error) {
+	return nil, ErrDryRun
+}
+
+// ListRunArtifacts answers ErrDryRun.
+func (d *DryRun) ListRunArtifacts(context.Context, int64, string) ([]github.Artifact, error) {
 	return nil, ErrDryRun
 }
 

@@ -1,6 +1,6 @@
 // Package baseline finds the results of an earlier evalgate run on a pull request's base (the
-// report directory a push to the default branch uploaded as a workflow artifact), downloads
-// it and takes results.json out of the zip.
+// report directory a push run of the same workflow uploaded as an artifact), downloads it and
+// takes results.json out of the zip.
 package baseline
 
 import (
@@ -10,6 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/github"
 )
@@ -26,92 +29,206 @@ const (
 // DefaultArtifact is the artifact name the README's workflow uploads the report under.
 const DefaultArtifact = "evalgate-report"
 
-// Source lists and downloads one repository's workflow artifacts (*github.Repo).
+// Bounds on one search: the runs looked at, and the downloads tried. A damaged artifact
+// costs one download; past these the search ends with "no baseline".
+const (
+	MaxRuns      = 5
+	MaxDownloads = 3
+)
+
+// Source lists a repository's workflow runs and their artifacts, and downloads an artifact
+// (*github.Repo).
 type Source interface {
-	ListArtifacts(ctx context.Context, name string) ([]github.Artifact, error)
+	GetWorkflowRun(ctx context.Context, id int64) (*github.WorkflowRun, error)
+	ListWorkflowRuns(ctx context.Context, workflow string, o github.ListWorkflowRunsOptions) ([]github.WorkflowRun, error)
+	ListRunArtifacts(ctx context.Context, runID int64, name string) ([]github.Artifact, error)
 	DownloadArtifact(ctx context.Context, id, maxBytes int64) ([]byte, error)
 }
 
 // Query says which baseline to find in the Source's repository.
 type Query struct {
 	Artifact string // the artifact name
+	// Workflow is the job's own workflow file (evals.yml, from GITHUB_WORKFLOW_REF); when it is
+	// empty, the workflow of the run RunID (GITHUB_RUN_ID) is looked up.
+	Workflow string
+	RunID    int64
 	BaseSHA  string // the pull request's base commit
-	BaseRef  string // its base branch, when no run on the commit left an artifact
+	BaseRef  string // its base branch
+	// Check vets a downloaded results.json (nil: any content); an artifact it refuses is
+	// skipped as damaged, like a bad zip.
+	Check func(results []byte) error
 }
 
 // Found is a downloaded baseline.
 type Found struct {
 	Artifact github.Artifact
-	// OnCommit is true when the artifact's run was on the base commit itself, false when it
-	// is the newest one on the base branch.
+	Run      github.WorkflowRun
+	// Workflow is the workflow file or id whose runs were searched.
+	Workflow string
+	// OnCommit is true when the run was on the base commit itself, false when it is the
+	// newest usable one on the base branch.
 	OnCommit bool
 	// Results is the content of results.json.
 	Results []byte
+	// Skipped says, newest first, which newer candidates were passed over and why.
+	Skipped []string
 }
 
 // ErrNone is returned (wrapped, with the reason) when there is no baseline to use.
 var ErrNone = errors.New("no baseline")
 
-// Find returns the newest baseline for q: an unexpired artifact of a run of the repository
-// itself (never a fork's, whose branch names prove nothing) on the base commit, else on the
-// base branch. Any failure is an error wrapping ErrNone, for a note rather than a failure.
+// Find returns the baseline for q: the evalgate artifact of a completed run (concluded
+// success, or failure as when the gate failed) of the job's own workflow, triggered by a push
+// to the base branch from the repository itself — never a pull request, comment rerun,
+// schedule or dispatch run, whose results need not stand for the branch. The base commit's
+// runs come first, newest first; then the newest runs on the base branch (older than the base
+// commit's runs when it has any: a later push is a commit the pull request lacks). A candidate
+// whose artifact is missing, expired, too big, not a zip, or holds no valid results.json is
+// skipped with a note and the next one tried, up to MaxRuns runs and MaxDownloads downloads.
+// Any failure is an error wrapping ErrNone, for a note rather than a failure.
 func Find(ctx context.Context, src Source, q Query) (*Found, error) {
-	arts, err := src.ListArtifacts(ctx, q.Artifact)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNone, err)
+	if q.BaseRef == "" {
+		return nil, fmt.Errorf("%w: the pull request has no base branch", ErrNone)
 	}
-	a, onCommit, why := pick(arts, q)
-	if a == nil {
-		return nil, fmt.Errorf("%w: %s", ErrNone, why)
+	workflow := q.Workflow
+	if workflow == "" {
+		if q.RunID == 0 {
+			return nil, fmt.Errorf("%w: neither GITHUB_WORKFLOW_REF nor GITHUB_RUN_ID names this job's workflow", ErrNone)
+		}
+		run, err := src.GetWorkflowRun(ctx, q.RunID)
+		if err != nil {
+			return nil, fmt.Errorf("%w: this job's workflow: %w", ErrNone, err)
+		}
+		workflow = strconv.FormatInt(run.WorkflowID, 10)
 	}
-	if a.Size > MaxZipBytes {
-		return nil, fmt.Errorf("%w: artifact %d is %d bytes, over the %d-byte limit", ErrNone, a.ID, a.Size, MaxZipBytes)
+	s := &search{src: src, q: q, workflow: workflow, tried: map[int64]bool{}}
+	if q.BaseSHA != "" {
+		if f, err := s.runs(ctx, q.BaseSHA, true); f != nil || err != nil {
+			return f, err
+		}
 	}
-	zipped, err := src.DownloadArtifact(ctx, a.ID, MaxZipBytes)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNone, err)
+	if f, err := s.runs(ctx, "", false); f != nil || err != nil {
+		return f, err
 	}
-	results, err := Extract(zipped, ResultsFile, MaxResultsBytes)
-	if err != nil {
-		return nil, fmt.Errorf("%w: artifact %d: %v", ErrNone, a.ID, err)
-	}
-	return &Found{Artifact: *a, OnCommit: onCommit, Results: results}, nil
+	return nil, s.none()
 }
 
-// pick chooses the newest usable artifact on the base commit, else on the base branch; arts
-// are newest first. why explains an empty choice.
-func pick(arts []github.Artifact, q Query) (a *github.Artifact, onCommit bool, why string) {
-	var branch *github.Artifact
-	usable, expired := 0, 0
-	for i := range arts {
-		c := &arts[i]
-		switch {
-		case c.Name != q.Artifact || !c.SameRepo:
-			continue
-		case c.Expired:
-			expired++
+// search is one Find: what has been tried so far.
+type search struct {
+	src       Source
+	q         Query
+	workflow  string
+	tried     map[int64]bool // run ids
+	downloads int
+	skipped   []string
+	found     bool // some candidate run existed
+	// before, once a run on the base commit was seen, is its time: a branch run after it is
+	// on a later commit, which the pull request does not contain.
+	before time.Time
+}
+
+// runs tries the completed push runs on the base branch (at sha, when given), newest first.
+func (s *search) runs(ctx context.Context, sha string, onCommit bool) (*Found, error) {
+	left := MaxRuns - len(s.tried)
+	if left <= 0 || s.downloads >= MaxDownloads {
+		return nil, nil
+	}
+	o := github.ListWorkflowRunsOptions{Branch: s.q.BaseRef, Event: "push", HeadSHA: sha, Status: "completed", Limit: left + len(s.tried)}
+	if !onCommit && !s.before.IsZero() {
+		o.Created = "<=" + s.before.UTC().Format(time.RFC3339)
+	}
+	runs, err := s.src.ListWorkflowRuns(ctx, s.workflow, o)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNone, err)
+	}
+	for _, run := range runs {
+		if s.tried[run.ID] || len(s.tried) >= MaxRuns || s.downloads >= MaxDownloads || (!onCommit && !s.before.IsZero() && run.CreatedAt.After(s.before)) {
 			continue
 		}
-		usable++
-		if q.BaseSHA != "" && c.HeadSHA == q.BaseSHA {
-			return c, true, ""
+		if onCommit && run.CreatedAt.After(s.before) {
+			s.before = run.CreatedAt
 		}
-		if branch == nil && q.BaseRef != "" && c.HeadBranch == q.BaseRef {
-			branch = c
+		s.tried[run.ID] = true
+		if !run.SameRepo || run.Event != "push" || run.HeadBranch != s.q.BaseRef {
+			continue // the API filtered these out already; a fork's run never stands for the branch
+		}
+		s.found = true
+		if run.Conclusion != "success" && run.Conclusion != "failure" {
+			// A failed gate fails the run after the report is uploaded (if: always()); a
+			// cancelled or timed-out run's report, if any, is incomplete.
+			s.skipped = append(s.skipped, fmt.Sprintf("run %d (commit %s): the run ended %s", run.ID, Short(run.HeadSHA), run.Conclusion))
+			continue
+		}
+		f, err := s.try(ctx, run)
+		if f != nil || err != nil {
+			if f != nil {
+				f.OnCommit = onCommit
+			}
+			return f, err
 		}
 	}
-	if branch != nil {
-		return branch, false, ""
+	return nil, nil
+}
+
+// try downloads run's artifact; a damaged one is noted in s.skipped and nil returned.
+func (s *search) try(ctx context.Context, run github.WorkflowRun) (*Found, error) {
+	skip := func(format string, args ...any) (*Found, error) {
+		s.skipped = append(s.skipped, fmt.Sprintf("run %d (commit %s): ", run.ID, Short(run.HeadSHA))+fmt.Sprintf(format, args...))
+		return nil, nil
+	}
+	arts, err := s.src.ListRunArtifacts(ctx, run.ID, s.q.Artifact)
+	if err != nil {
+		return nil, fmt.Errorf("%w: run %d: %w", ErrNone, run.ID, err)
+	}
+	var a *github.Artifact
+	expired := false
+	for i := range arts {
+		if arts[i].Name != s.q.Artifact {
+			continue
+		}
+		if arts[i].Expired {
+			expired = true
+			continue
+		}
+		a = &arts[i]
+		break
 	}
 	switch {
-	case usable+expired == 0:
-		why = fmt.Sprintf("no artifact named %q from this repository's runs", q.Artifact)
-	case usable == 0:
-		why = fmt.Sprintf("every artifact named %q has expired", q.Artifact)
-	default:
-		why = fmt.Sprintf("no unexpired artifact named %q from a run on the base commit %s or the base branch %s", q.Artifact, Short(q.BaseSHA), q.BaseRef)
+	case a == nil && expired:
+		return skip("its artifact %q has expired", s.q.Artifact)
+	case a == nil:
+		return skip("no artifact named %q", s.q.Artifact)
+	case a.Size > MaxZipBytes:
+		return skip("artifact %d is %d bytes, over the %d-byte limit", a.ID, a.Size, MaxZipBytes)
 	}
-	return nil, false, why
+	s.downloads++
+	zipped, err := s.src.DownloadArtifact(ctx, a.ID, MaxZipBytes)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %w", ErrNone, err)
+		}
+		return skip("artifact %d: %v", a.ID, err)
+	}
+	results, err := Extract(zipped, ResultsFile, MaxResultsBytes)
+	if err == nil && s.q.Check != nil {
+		if err = s.q.Check(results); err != nil {
+			err = fmt.Errorf("%s: %w", ResultsFile, err)
+		}
+	}
+	if err != nil {
+		return skip("artifact %d: %v", a.ID, err)
+	}
+	return &Found{Artifact: *a, Run: run, Workflow: s.workflow, Results: results, Skipped: s.skipped}, nil
+}
+
+// none is the error when no candidate gave a baseline.
+func (s *search) none() error {
+	where := fmt.Sprintf("of the workflow %s on the base branch %s", s.workflow, s.q.BaseRef)
+	if !s.found {
+		return fmt.Errorf("%w: no completed push run %s", ErrNone, where)
+	}
+	return fmt.Errorf("%w: no usable artifact %q in the %d newest completed push runs %s (at most %d runs and %d downloads are tried): %s",
+		ErrNone, s.q.Artifact, len(s.tried), where, MaxRuns, MaxDownloads, strings.Join(s.skipped, "; "))
 }
 
 // Extract returns the content of the zip entry called exactly name, at most max bytes. Only
@@ -164,4 +281,24 @@ func Short(sha string) string {
 		return sha[:12]
 	}
 	return sha
+}
+
+// WorkflowFile is the workflow file's name (evals.yml) in GITHUB_WORKFLOW_REF
+// ("owner/repo/.github/workflows/evals.yml@refs/heads/main") when that names a workflow of
+// repo (owner/repo); "" otherwise, and the caller asks the API for the run's workflow.
+func WorkflowFile(ref, repo string) string {
+	prefix := repo + "/.github/workflows/"
+	if repo == "" || len(ref) < len(prefix) || !strings.EqualFold(ref[:len(prefix)], prefix) {
+		return ""
+	}
+	rest := ref[len(prefix):]
+	// A ref can hold an '@' too; the runner's refs start with refs/.
+	at := strings.Index(rest, "@refs/")
+	if at < 0 {
+		at = strings.LastIndex(rest, "@")
+	}
+	if at <= 0 || strings.ContainsAny(rest[:at], "/\\") {
+		return ""
+	}
+	return rest[:at]
 }

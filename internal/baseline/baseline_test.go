@@ -6,11 +6,13 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/github/githubtest"
 )
 
 // zipOf builds a zip of name → content entries, in order.
@@ -84,57 +86,124 @@ func TestExtractLyingHeader(t *testing.T) {
 	}
 }
 
-type fakeSource struct {
-	arts    []github.Artifact
-	listErr error
-	zips    map[int64][]byte
-	fetched []int64
-}
-
-func (f *fakeSource) ListArtifacts(context.Context, string) ([]github.Artifact, error) {
-	return f.arts, f.listErr
-}
-
-func (f *fakeSource) DownloadArtifact(_ context.Context, id, _ int64) ([]byte, error) {
-	f.fetched = append(f.fetched, id)
-	z, ok := f.zips[id]
-	if !ok {
-		return nil, errors.New("404 Not Found")
-	}
-	return z, nil
+// seed is one workflow run of the fake and, when zip is set, its evalgate-report artifact.
+type seed struct {
+	run     githubtest.WorkflowRun
+	zip     []byte
+	expired bool
+	name    string // the artifact name (DefaultArtifact when empty)
 }
 
 func TestFind(t *testing.T) {
 	t.Parallel()
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	art := func(id int64, sha, branch string, expired, same bool) github.Artifact {
-		return github.Artifact{ID: id, Name: DefaultArtifact, HeadSHA: sha, HeadBranch: branch, Expired: expired, SameRepo: same, CreatedAt: now.Add(-time.Duration(id) * time.Hour)}
+	good := zipOf(t, "results.json", `{"schema_version":1}`)
+	bad := zipOf(t, "results.json", "{}")
+	push := func(sha string) githubtest.WorkflowRun {
+		return githubtest.WorkflowRun{Workflow: "evals.yml", HeadBranch: "main", HeadSHA: sha}
 	}
-	good := zipOf(t, "results.json", "base results")
-	q := Query{Artifact: DefaultArtifact, BaseSHA: "base", BaseRef: "main"}
+	with := func(r githubtest.WorkflowRun, f func(*githubtest.WorkflowRun)) githubtest.WorkflowRun {
+		f(&r)
+		return r
+	}
+	check := func(b []byte) error {
+		if !bytes.Contains(b, []byte("schema_version")) {
+			return errors.New("no schema_version")
+		}
+		return nil
+	}
 	tests := []struct {
 		name     string
-		src      *fakeSource
-		wantID   int64
+		seeds    []seed // oldest first
+		q        func(q *Query, job int64)
+		fault    string // a route that answers 404 once
+		wantSeed int    // the seed whose artifact is found
 		onCommit bool
+		skipped  int
 		wantErr  string
 	}{
-		{"commit beats a newer branch run", &fakeSource{arts: []github.Artifact{art(1, "later", "main", false, true), art(2, "base", "main", false, true)}, zips: map[int64][]byte{1: good, 2: good}}, 2, true, ""},
-		{"newest on the branch", &fakeSource{arts: []github.Artifact{art(1, "x", "feature", false, true), art(2, "y", "main", false, true), art(3, "z", "main", false, true)}, zips: map[int64][]byte{2: good, 3: good}}, 2, false, ""},
-		{"expired skipped", &fakeSource{arts: []github.Artifact{art(1, "base", "main", true, true), art(2, "old", "main", false, true)}, zips: map[int64][]byte{2: good}}, 2, false, ""},
-		{"fork runs never count", &fakeSource{arts: []github.Artifact{art(1, "base", "main", false, false)}, zips: map[int64][]byte{1: good}}, 0, false, `no artifact named "evalgate-report"`},
-		{"all expired", &fakeSource{arts: []github.Artifact{art(1, "base", "main", true, true), art(2, "base", "main", true, true)}}, 0, false, "every artifact named"},
-		{"none matching", &fakeSource{arts: []github.Artifact{art(1, "x", "feature", false, true)}}, 0, false, "base branch main"},
-		{"none at all", &fakeSource{}, 0, false, "no artifact named"},
-		{"list fails", &fakeSource{listErr: errors.New("list artifacts: 404 Not Found")}, 0, false, "404"},
-		{"download fails", &fakeSource{arts: []github.Artifact{art(1, "base", "main", false, true)}}, 0, false, "404"},
-		{"bad zip", &fakeSource{arts: []github.Artifact{art(1, "base", "main", false, true)}, zips: map[int64][]byte{1: []byte("nope")}}, 0, false, "artifact 1: read zip"},
-		{"too big to download", &fakeSource{arts: []github.Artifact{{ID: 1, Name: DefaultArtifact, HeadSHA: "base", SameRepo: true, Size: MaxZipBytes + 1}}}, 0, false, "over the"},
+		{name: "the base commit's push run, though a branch run is newer",
+			seeds: []seed{{run: push("base"), zip: good}, {run: push("later"), zip: good}}, wantSeed: 0, onCommit: true},
+		{name: "a comment rerun, a schedule, a dispatch and a pull request run on the base commit are not taken",
+			seeds: []seed{{run: push("older"), zip: good},
+				{run: with(push("base"), func(r *githubtest.WorkflowRun) { r.Event = "issue_comment" }), zip: good},
+				{run: with(push("base"), func(r *githubtest.WorkflowRun) { r.Event = "schedule" }), zip: good},
+				{run: with(push("base"), func(r *githubtest.WorkflowRun) { r.Event = "workflow_dispatch" }), zip: good},
+				{run: with(push("base"), func(r *githubtest.WorkflowRun) { r.Event = "pull_request" }), zip: good}},
+			wantSeed: 0},
+		{name: "another workflow's push run on the base commit is not taken",
+			seeds:    []seed{{run: push("older"), zip: good}, {run: with(push("base"), func(r *githubtest.WorkflowRun) { r.Workflow = "nightly.yml" }), zip: good}},
+			wantSeed: 0},
+		{name: "a push to another branch is not taken",
+			seeds:   []seed{{run: with(push("base"), func(r *githubtest.WorkflowRun) { r.HeadBranch = "release" }), zip: good}},
+			wantErr: "no completed push run of the workflow evals.yml on the base branch main"},
+		{name: "a run whose gate failed is taken",
+			seeds:    []seed{{run: push("older"), zip: good}, {run: with(push("base"), func(r *githubtest.WorkflowRun) { r.Conclusion = "failure" }), zip: good}},
+			wantSeed: 1, onCommit: true},
+		{name: "a cancelled or unfinished run is not taken",
+			seeds: []seed{{run: push("older"), zip: good},
+				{run: with(push("base"), func(r *githubtest.WorkflowRun) { r.Status, r.Conclusion = "in_progress", "" }), zip: good},
+				{run: with(push("base"), func(r *githubtest.WorkflowRun) { r.Conclusion = "cancelled" }), zip: good}},
+			wantSeed: 0, skipped: 1},
+		{name: "a damaged newest artifact is skipped for an older good one on the base commit",
+			seeds: []seed{{run: push("base"), zip: good}, {run: push("base"), zip: []byte("not a zip")}}, wantSeed: 0, onCommit: true, skipped: 1},
+		{name: "a damaged base commit falls back to an older branch run, never a later one",
+			seeds: []seed{{run: push("older"), zip: good}, {run: push("base"), zip: bad}, {run: push("later"), zip: good}}, wantSeed: 0, skipped: 1},
+		{name: "no run on the base commit: the newest on the branch",
+			seeds: []seed{{run: push("old"), zip: good}, {run: push("newer"), zip: good}}, wantSeed: 1},
+		{name: "expired, missing and oversized artifacts are skipped without a download",
+			seeds:    []seed{{run: push("a"), zip: good}, {run: push("b"), zip: good, expired: true}, {run: push("c")}, {run: push("d"), zip: good, name: "other"}},
+			wantSeed: 0, skipped: 3},
+		{name: "the run bound",
+			seeds:   []seed{{run: push("a"), zip: good}, {run: push("b")}, {run: push("c")}, {run: push("d")}, {run: push("e")}, {run: push("f")}},
+			wantErr: "in the 5 newest completed push runs"},
+		{name: "the download bound",
+			seeds:   []seed{{run: push("a"), zip: good}, {run: push("b"), zip: bad}, {run: push("c"), zip: bad}, {run: push("d"), zip: bad}},
+			wantErr: "at most 5 runs and 3 downloads"},
+		{name: "wrong schema everywhere",
+			seeds: []seed{{run: push("base"), zip: bad}}, wantErr: "results.json: no schema_version"},
+		{name: "the workflow found from the job's run", q: func(q *Query, job int64) { q.Workflow, q.RunID = "", job },
+			seeds: []seed{{run: push("base"), zip: good}}, wantSeed: 0, onCommit: true},
+		{name: "an unknown workflow file is a 404", q: func(q *Query, _ int64) { q.Workflow = "gone.yml" },
+			seeds: []seed{{run: push("base"), zip: good}}, wantErr: "404"},
+		{name: "listing a run's artifacts fails", fault: githubtest.ListRunArtifacts,
+			seeds: []seed{{run: push("base"), zip: good}}, wantErr: "404"},
+		{name: "a download 404 is a skip", fault: githubtest.DownloadArtifact,
+			seeds: []seed{{run: push("older"), zip: good}, {run: push("base"), zip: good}}, wantSeed: 0, skipped: 1},
+		{name: "no base branch", q: func(q *Query, _ int64) { q.BaseRef = "" }, wantErr: "no base branch"},
+		{name: "no workflow", q: func(q *Query, _ int64) { q.Workflow = "" }, wantErr: "neither GITHUB_WORKFLOW_REF"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f, err := Find(context.Background(), tt.src, q)
+			srv := githubtest.New(t)
+			var arts []int64
+			for _, sd := range tt.seeds {
+				id := srv.AddWorkflowRun(sd.run)
+				var art int64
+				if sd.zip != nil {
+					art = srv.AddArtifact(githubtest.Artifact{Name: cmpOr(sd.name, DefaultArtifact), RunID: id, Expired: sd.expired, Zip: sd.zip})
+				}
+				arts = append(arts, art)
+			}
+			job := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", Event: "pull_request", HeadBranch: "feature", HeadSHA: "head"})
+			if tt.fault != "" {
+				srv.Fail(tt.fault, githubtest.Fault{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
+			}
+			q := Query{Artifact: DefaultArtifact, Workflow: "evals.yml", BaseSHA: "base", BaseRef: "main", Check: check}
+			if tt.q != nil {
+				tt.q(&q, job)
+			}
+			c, err := github.New(srv.Client(), srv.APIURL(), "token", github.Options{Sleep: func(context.Context, time.Duration) error { return nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Find(context.Background(), c.Repo("acme", "agents"), q)
+			if n := len(srv.BlobRequests()); n > MaxDownloads {
+				t.Errorf("%d downloads, over the bound %d", n, MaxDownloads)
+			}
+			if n := srv.Count(githubtest.ListRunArtifacts); n > MaxRuns {
+				t.Errorf("%d runs' artifacts listed, over the bound %d", n, MaxRuns)
+			}
 			if tt.wantErr != "" {
 				if !errors.Is(err, ErrNone) || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want ErrNone with %q", err, tt.wantErr)
@@ -144,12 +213,43 @@ func TestFind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.Artifact.ID != tt.wantID || f.OnCommit != tt.onCommit || string(f.Results) != "base results" {
-				t.Errorf("found artifact %d (on commit %v, %q), want %d (%v)", f.Artifact.ID, f.OnCommit, f.Results, tt.wantID, tt.onCommit)
+			if f.Artifact.ID != arts[tt.wantSeed] || f.OnCommit != tt.onCommit || !bytes.Contains(f.Results, []byte("schema_version")) {
+				t.Errorf("found artifact %d (on commit %v, %q), want %d (%v)", f.Artifact.ID, f.OnCommit, f.Results, arts[tt.wantSeed], tt.onCommit)
 			}
-			if len(tt.src.fetched) != 1 {
-				t.Errorf("downloaded %v, want only the chosen artifact", tt.src.fetched)
+			if f.Run.Event != "push" || f.Run.HeadBranch != "main" || f.Run.ID != f.Artifact.RunID {
+				t.Errorf("run %+v for artifact %+v", f.Run, f.Artifact)
+			}
+			if len(f.Skipped) != tt.skipped {
+				t.Errorf("skipped %q, want %d", f.Skipped, tt.skipped)
 			}
 		})
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func TestWorkflowFile(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ ref, repo, want string }{
+		{"acme/agents/.github/workflows/evals.yml@refs/pull/7/merge", "acme/agents", "evals.yml"},
+		{"acme/agents/.github/workflows/evals.yaml@refs/heads/main", "acme/agents", "evals.yaml"},
+		{"acme/agents/.github/workflows/my@evals.yml@refs/heads/x@y", "acme/agents", "my@evals.yml"},
+		{"acme/agents/.github/workflows/evals.yml@6a7b8c9d", "acme/agents", "evals.yml"},
+		{"Acme/Agents/.github/workflows/evals.yml@refs/heads/main", "acme/agents", "evals.yml"},
+		{"other/repo/.github/workflows/evals.yml@refs/heads/main", "acme/agents", ""},
+		{"acme/agents/.github/workflows/sub/evals.yml@refs/heads/main", "acme/agents", ""},
+		{"acme/agents/.github/workflows/evals.yml", "acme/agents", ""},
+		{"", "acme/agents", ""},
+		{"/.github/workflows/evals.yml@refs/heads/main", "", ""},
+	}
+	for _, tt := range tests {
+		if got := WorkflowFile(tt.ref, tt.repo); got != tt.want {
+			t.Errorf("WorkflowFile(%q, %q) = %q, want %q", tt.ref, tt.repo, got, tt.want)
+		}
 	}
 }

@@ -24,6 +24,10 @@ type Alpha struct {
 	// Units counts the pairable units (those with at least two values); Values the values in them.
 	Units  int `json:"units"`
 	Values int `json:"values"`
+	// CI is the bootstrap confidence interval (interval level only; see Bootstrap), nil with
+	// NoCI saying why: too few items, or too little variation.
+	CI   *CI    `json:"ci,omitempty"`
+	NoCI string `json:"no_ci,omitempty"`
 }
 
 // Reasons α is undefined.

@@ -12,14 +12,20 @@
 //     same rating, or one within one scale point;
 //   - bias: the mean over items of judge − mean human rating (positive: the judge is lenient).
 //
-// Verdicts, with Krippendorff's conventional cut-offs (α ≥ 0.8 reliable, α ≥ 0.667 tentative,
-// on the interval α): humans disagree when the human–human α is below 0.667 (the rubric, not
-// the judge, needs work first); otherwise the judge is trustworthy at judge–human α ≥ 0.8,
-// tentative at ≥ 0.667, and disagrees below. When α is undefined (too few items, or no
-// variation at all) the verdict says there is not enough data and why.
+// Each interval α gets a 95 % confidence interval: a percentile bootstrap over items (Resamples
+// resamples of the pairable units with replacement, seeded by the criterion's name, so a report
+// is reproducible), given from MinItems items on. The verdicts use the interval, with
+// Krippendorff's conventional cut-offs (0.8 reliable, 0.667 tentative): humans disagree when
+// the human–human interval lies below 0.667 (the rubric, not the judge, needs work first);
+// otherwise the judge is trustworthy when the judge–human interval's lower bound is at least
+// 0.8, tentative when it is at least 0.667, and disagrees when the whole interval lies below
+// 0.667. Fewer than MinItems items, an undefined α (no variation) or an interval that spans
+// 0.667 is "not enough data", with the reason. With humans only (no judge ratings) the same
+// rules give the humans' agreement: humans agree, humans tentative, humans disagree.
 package calibrate
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -59,6 +65,9 @@ const (
 	Disagrees      Verdict = "judge disagrees"
 	HumansDisagree Verdict = "humans disagree"
 	NotEnoughData  Verdict = "not enough data"
+	// With humans only.
+	HumansAgree     Verdict = "humans agree"
+	HumansTentative Verdict = "humans tentative"
 )
 
 // Input is what Compute compares.
@@ -71,11 +80,15 @@ type Input struct {
 	// Order lists criteria in report order; criteria not listed follow, sorted.
 	Order      []string
 	Thresholds Thresholds
+	// HumansOnly measures the humans' agreement alone (no results to take a judge from).
+	HumansOnly bool
 }
 
 // Report is the calibration of one run.
 type Report struct {
 	Thresholds Thresholds `json:"thresholds"`
+	Bootstrap  Bootstrap  `json:"bootstrap"`
+	HumansOnly bool       `json:"humans_only,omitempty"`
 	// Annotators and Items count the humans and the items they rated.
 	Annotators int    `json:"annotators"`
 	Items      int    `json:"items"`
@@ -91,6 +104,7 @@ type Row struct {
 	// Items counts items with a judge rating and at least one human rating; MultiRated those
 	// with two or more human ratings; Ratings the human ratings.
 	Items      int    `json:"items"`
+	HumanItems int    `json:"human_items"` // items rated by at least one human
 	MultiRated int    `json:"multi_rated"`
 	Ratings    int    `json:"human_ratings"`
 	HumanAlpha Alphas `json:"human_human_alpha"`
@@ -127,20 +141,21 @@ func Compute(in Input) *Report {
 		judge[r.Criterion][r.Item] = r.Value
 		judged[r.Item] = true
 	}
-	rep := &Report{Thresholds: th}
+	rep := &Report{Thresholds: th, HumansOnly: in.HumansOnly,
+		Bootstrap: Bootstrap{Method: Method, Resamples: Resamples, Confidence: Confidence, MinItems: MinItems}}
 	raters, items := map[string]bool{}, map[string]bool{}
 	for _, r := range in.Humans {
 		raters[r.Rater], items[r.Item] = true, true
 	}
 	rep.Annotators, rep.Items = len(raters), len(items)
 	for it := range items {
-		if !judged[it] {
+		if !judged[it] && !in.HumansOnly {
 			rep.Unmatched = append(rep.Unmatched, it)
 		}
 	}
 	sort.Strings(rep.Unmatched)
 	for _, c := range order(in.Order, humans) {
-		row := compare(c, humans[c], judge[c], th)
+		row := compare(c, humans[c], judge[c], th, in.HumansOnly)
 		if s, ok := in.Scales[c]; ok {
 			row.Scale = &s
 		}
@@ -186,13 +201,14 @@ func order(given []string, humans map[string]map[string]map[string]float64) []st
 }
 
 // compare computes one criterion's row.
-func compare(c string, byItem map[string]map[string]float64, judge map[string]float64, th Thresholds) *Row {
+func compare(c string, byItem map[string]map[string]float64, judge map[string]float64, th Thresholds, humansOnly bool) *Row {
 	row := &Row{Criterion: c}
 	ids := make([]string, 0, len(byItem))
 	for it := range byItem {
 		ids = append(ids, it)
 	}
 	sort.Strings(ids) // α does not depend on order; sorting keeps float sums reproducible
+	row.HumanItems = len(ids)
 	var humanUnits, judgeUnits [][]float64
 	var pairs, exact, within int
 	var bias float64
@@ -224,6 +240,8 @@ func compare(c string, byItem map[string]map[string]float64, judge map[string]fl
 	}
 	row.HumanAlpha = Alphas{Interval: KrippendorffAlpha(humanUnits, Interval), Ordinal: KrippendorffAlpha(humanUnits, Ordinal)}
 	row.JudgeAlpha = Alphas{Interval: KrippendorffAlpha(judgeUnits, Interval), Ordinal: KrippendorffAlpha(judgeUnits, Ordinal)}
+	withCI(&row.HumanAlpha.Interval, humanUnits, "human:"+c, "items rated by two humans or more")
+	withCI(&row.JudgeAlpha.Interval, judgeUnits, "judge:"+c, "items rated by the judge and a human")
 	if row.Items > 0 {
 		row.Exact = ptr(float64(exact) / float64(pairs))
 		row.WithinOne = ptr(float64(within) / float64(pairs))
@@ -231,33 +249,94 @@ func compare(c string, byItem map[string]map[string]float64, judge map[string]fl
 			row.Bias = ptr(b) // huge ratings overflow the mean; JSON cannot carry NaN or ±Inf
 		}
 	}
-	row.Verdict, row.Why = verdict(row, th)
+	row.Verdict, row.Why = verdict(row, th, humansOnly)
 	return row
 }
 
-// verdict applies the package's rules to a row.
-func verdict(r *Row, th Thresholds) (Verdict, string) {
-	h, j := r.HumanAlpha.Interval, r.JudgeAlpha.Interval
+// withCI adds the bootstrap interval to a defined α.
+func withCI(a *Alpha, units [][]float64, seed, what string) {
+	if a.Value == nil {
+		return
+	}
+	if ci, ok, why := bootstrapCI(units, seed, what); ok {
+		a.CI = &ci
+	} else {
+		a.NoCI = why
+	}
+}
+
+// standing is where an α's interval lies against the thresholds.
+type standing int
+
+const (
+	unknown   standing = iota // no α or no interval
+	undecided                 // the interval spans the tentative threshold
+	below                     // the whole interval is under the tentative threshold
+	tentative                 // the lower bound clears the tentative threshold
+	reliable                  // the lower bound clears the reliable threshold
+)
+
+// stand places a; why describes α and its interval, or says why it has none.
+func stand(a Alpha, th Thresholds) (standing, string) {
 	switch {
-	case h.Value != nil && *h.Value < th.Tentative:
-		return HumansDisagree, "the humans agree too little with each other (α < " + num(th.Tentative) + "): sharpen the criterion's anchors before judging the judge"
+	case a.Value == nil:
+		return unknown, "α is undefined: " + a.Undefined
+	case a.CI == nil:
+		return unknown, fmt.Sprintf("α = %.3f but %s", *a.Value, a.NoCI)
+	}
+	why := fmt.Sprintf("α = %.3f, %g%% CI [%.3f, %.3f]", *a.Value, Confidence*100, a.CI.Low, a.CI.High)
+	switch {
+	case a.CI.Low >= th.Reliable:
+		return reliable, why
+	case a.CI.Low >= th.Tentative:
+		return tentative, why
+	case a.CI.High < th.Tentative:
+		return below, why
+	}
+	return undecided, why
+}
+
+// verdict applies the package's rules to a row.
+func verdict(r *Row, th Thresholds, humansOnly bool) (Verdict, string) {
+	hs, hwhy := stand(r.HumanAlpha.Interval, th)
+	if humansOnly {
+		switch hs {
+		case reliable:
+			return HumansAgree, "human–human " + hwhy + ": the lower bound clears " + num(th.Reliable)
+		case tentative:
+			return HumansTentative, "human–human " + hwhy + ": the lower bound clears " + num(th.Tentative) + ", not " + num(th.Reliable)
+		case below:
+			return HumansDisagree, "human–human " + hwhy + ", below " + num(th.Tentative) + ": sharpen the criterion's anchors"
+		case undecided:
+			return NotEnoughData, "human–human " + hwhy + " spans " + num(th.Tentative) + ": rate more items"
+		}
+		return NotEnoughData, "human–human " + hwhy
+	}
+	switch {
+	case hs == below:
+		return HumansDisagree, "the humans agree too little with each other (" + hwhy + ", below " + num(th.Tentative) + "): sharpen the criterion's anchors before judging the judge"
 	case r.Items == 0:
 		return NotEnoughData, "no item has both a judge rating and a human rating"
-	case j.Value == nil:
-		return NotEnoughData, "judge–human α is undefined: " + j.Undefined
 	}
-	why := ""
-	if h.Value == nil {
-		why = "; human–human agreement unknown (" + h.Undefined + ")"
+	suffix := ""
+	switch hs {
+	case unknown:
+		suffix = "; human–human agreement unknown (" + hwhy + ")"
+	case undecided:
+		suffix = "; human–human agreement undecided (" + hwhy + ")"
 	}
-	switch a := *j.Value; {
-	case a >= th.Reliable:
-		return Trustworthy, "judge–human α ≥ " + num(th.Reliable) + why
-	case a >= th.Tentative:
-		return Tentative, "judge–human α between " + num(th.Tentative) + " and " + num(th.Reliable) + ": good enough for tentative conclusions" + why
-	default:
-		return Disagrees, "judge–human α < " + num(th.Tentative) + why
+	js, jwhy := stand(r.JudgeAlpha.Interval, th)
+	switch js {
+	case reliable:
+		return Trustworthy, "judge–human " + jwhy + ": the lower bound clears " + num(th.Reliable) + suffix
+	case tentative:
+		return Tentative, "judge–human " + jwhy + ": the lower bound clears " + num(th.Tentative) + ", not " + num(th.Reliable) + ": good enough for tentative conclusions" + suffix
+	case below:
+		return Disagrees, "judge–human " + jwhy + ", below " + num(th.Tentative) + suffix
+	case undecided:
+		return NotEnoughData, "judge–human " + jwhy + " spans " + num(th.Tentative) + ": rate more items" + suffix
 	}
+	return NotEnoughData, "judge–human " + jwhy + suffix
 }
 
 func values(byRater map[string]float64) []float64 {

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -74,12 +75,13 @@ func TestCompute(t *testing.T) {
 		humanAlphaDefined   bool
 		judgeAlphaUndefined string
 	}{
-		// "z" has no judge rating: counted for the humans, not as an item.
-		{"correct", Trustworthy, 4, 4, 1, 1, 0, 1, true, ""},
-		{"style", HumansDisagree, 4, 4, 0, 0, 0, math.NaN(), true, NoVariation},
+		// "z" has no judge rating: counted for the humans, not as an item. Four items are
+		// fewer than MinItems: every verdict is "not enough data", whatever α says.
+		{"correct", NotEnoughData, 4, 4, 1, 1, 0, 1, true, ""},
+		{"style", NotEnoughData, 4, 4, 0, 0, 0, math.NaN(), true, NoVariation},
 		{"tone", NotEnoughData, 4, 4, 1, 1, 0, math.NaN(), false, NoVariation},
 		// Interval α of units {2,1},{3,2},{4,3},{5,4}: 1 − 7·8/192 = 0.7083.
-		{"lenient", Tentative, 4, 0, 0, 1, 1, 1 - 7.0*8/192, false, ""},
+		{"lenient", NotEnoughData, 4, 0, 0, 1, 1, 1 - 7.0*8/192, false, ""},
 		{"unjudged", NotEnoughData, 0, 0, math.NaN(), math.NaN(), math.NaN(), math.NaN(), false, NoPairs},
 	}
 	for _, tt := range tests {
@@ -99,6 +101,9 @@ func TestCompute(t *testing.T) {
 		}
 		if got := r.HumanAlpha.Interval.Value != nil; got != tt.humanAlphaDefined {
 			t.Errorf("%s: human α defined %v, want %v", tt.criterion, got, tt.humanAlphaDefined)
+		}
+		if r.JudgeAlpha.Interval.CI != nil || (r.JudgeAlpha.Interval.Value != nil && !strings.Contains(r.JudgeAlpha.Interval.NoCI, "only 4 items")) {
+			t.Errorf("%s: judge α interval %+v at 4 items, want none (%q)", tt.criterion, r.JudgeAlpha.Interval.CI, r.JudgeAlpha.Interval.NoCI)
 		}
 	}
 	if s := rows["correct"].Scale; s == nil || *s != (Scale{1, 5}) {
@@ -121,17 +126,33 @@ func checkPtr(t *testing.T, what string, got *float64, want float64) {
 
 func TestComputeThresholds(t *testing.T) {
 	t.Parallel()
-	in := Input{
-		Humans:     ratings("h1", "lenient", 1, 2, 3, 4),
-		Judge:      ratings("judge", "lenient", 2, 3, 4, 5),
-		Thresholds: Thresholds{Reliable: 0.7, Tentative: 0.5},
+	// A judge one point lenient on every item of 20: α ≈ 0.78 with a tight interval.
+	var in Input
+	for i := range 20 {
+		v := float64(1 + i%5)
+		item := string(rune('A' + i))
+		in.Humans = append(in.Humans, Rating{Item: item, Rater: "h1", Criterion: "lenient", Value: v})
+		in.Judge = append(in.Judge, Rating{Item: item, Criterion: "lenient", Value: v + 1})
 	}
-	if r := Compute(in).Criteria[0]; r.Verdict != Trustworthy {
-		t.Errorf("α 0.708 with reliable 0.7: verdict %q, want %q", r.Verdict, Trustworthy)
+	r := Compute(in).Criteria[0]
+	a, ci := *r.JudgeAlpha.Interval.Value, r.JudgeAlpha.Interval.CI
+	if ci == nil || ci.Low > a || ci.High < a {
+		t.Fatalf("α %.3f, interval %+v (%s): want one around α", a, ci, r.JudgeAlpha.Interval.NoCI)
 	}
-	in.Thresholds = Thresholds{Reliable: 0.9, Tentative: 0.8}
-	if r := Compute(in).Criteria[0]; r.Verdict != Disagrees {
-		t.Errorf("α 0.708 with tentative 0.8: verdict %q, want %q", r.Verdict, Disagrees)
+	tests := []struct {
+		th   Thresholds
+		want Verdict
+	}{
+		{Thresholds{Reliable: ci.Low - 0.01, Tentative: ci.Low - 0.1}, Trustworthy},
+		{Thresholds{Reliable: ci.Low + 0.01, Tentative: ci.Low - 0.01}, Tentative},
+		{Thresholds{Reliable: 1, Tentative: ci.High + 0.01}, Disagrees},
+		{Thresholds{Reliable: 1, Tentative: (ci.Low + ci.High) / 2}, NotEnoughData},
+	}
+	for _, tt := range tests {
+		in.Thresholds = tt.th
+		if r := Compute(in).Criteria[0]; r.Verdict != tt.want {
+			t.Errorf("α %.3f [%.3f, %.3f] with %+v: verdict %q (%s), want %q", a, ci.Low, ci.High, tt.th, r.Verdict, r.Why, tt.want)
+		}
 	}
 }
 

@@ -49,6 +49,10 @@ type Event struct {
 	// Supported is false for events and actions evalgate does not act on; Why says why.
 	Supported bool
 	Why       string
+
+	// WorkflowRef is GITHUB_WORKFLOW_REF (owner/repo/.github/workflows/file.yml@ref): the
+	// workflow whose push runs baseline: auto compares with.
+	WorkflowRef string
 }
 
 // Comment is the PR comment of an issue_comment event.
@@ -83,6 +87,7 @@ func Load(getenv func(string) string, readFile func(string) ([]byte, error)) (*E
 	e := &Event{
 		Name: gc.EventName, SHA: gc.SHA, APIURL: gc.APIURL, ServerURL: gc.ServerURL, RunID: gc.RunID,
 		RunAttempt: gc.RunAttempt, Workspace: gc.Workspace, StepSummary: gc.StepSummary,
+		WorkflowRef: getenv("GITHUB_WORKFLOW_REF"),
 	}
 	e.Owner, e.Repo = splitRepo(gc.Repository)
 	if e.Name == "" {

@@ -13,8 +13,7 @@ import (
 	gh "github.com/google/go-github/v60/github"
 )
 
-// maxArtifactPages bounds the artifact listing (100 a page): a repository that keeps more
-// artifacts of one name than this has its newest ones on the first pages anyway.
+// maxArtifactPages bounds an artifact listing (100 a page): a run keeps few artifacts.
 const maxArtifactPages = 10
 
 // Artifact is what evalgate needs of a workflow artifact.
@@ -24,53 +23,25 @@ type Artifact struct {
 	Size      int64
 	Expired   bool
 	CreatedAt time.Time
-	// HeadSHA and HeadBranch are those of the workflow run that uploaded it.
+	// RunID, HeadSHA and HeadBranch are those of the workflow run that uploaded it.
+	RunID               int64
 	HeadSHA, HeadBranch string
 	// SameRepo is true when that run's head was the repository itself, not a fork: only such
 	// a run's artifact can stand for the base branch.
 	SameRepo bool
 }
 
-// ListArtifacts lists the repository's artifacts called name, newest first, expired ones
-// included (callers skip them). go-github v60's ListArtifacts has no name filter, so the
-// request is built here with its NewRequest and Do.
-//
-// Docs: https://docs.github.com/rest/actions/artifacts#list-artifacts-for-a-repository
-func (r *Repo) ListArtifacts(ctx context.Context, name string) ([]Artifact, error) {
-	c := r.c
-	var out []Artifact
-	for page := 1; page > 0 && page <= maxArtifactPages; {
-		q := url.Values{"name": {name}, "per_page": {"100"}, "page": {fmt.Sprint(page)}}
-		u := fmt.Sprintf("repos/%s/%s/actions/artifacts?%s", url.PathEscape(r.owner), url.PathEscape(r.name), q.Encode())
-		var list gh.ArtifactList
-		var resp *gh.Response
-		err := c.read(ctx, "list artifacts", func() (*gh.Response, error) {
-			req, err := c.gh.NewRequest(http.MethodGet, u, nil)
-			if err != nil {
-				return nil, err
-			}
-			list = gh.ArtifactList{}
-			resp, err = c.gh.Do(ctx, req, &list)
-			return resp, err
-		})
-		if err != nil {
-			return nil, err
-		}
-		for _, a := range list.Artifacts {
-			run := a.GetWorkflowRun()
-			out = append(out, Artifact{
-				ID: a.GetID(), Name: a.GetName(), Size: a.GetSizeInBytes(), Expired: a.GetExpired(),
-				CreatedAt: a.GetCreatedAt().Time, HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
-				SameRepo: run.GetRepositoryID() != 0 && run.GetHeadRepositoryID() == run.GetRepositoryID(),
-			})
-		}
-		page = 0
-		if resp != nil {
-			page = resp.NextPage
-		}
+func artifact(a *gh.Artifact) Artifact {
+	run := a.GetWorkflowRun()
+	return Artifact{
+		ID: a.GetID(), Name: a.GetName(), Size: a.GetSizeInBytes(), Expired: a.GetExpired(),
+		CreatedAt: a.GetCreatedAt().Time, RunID: run.GetID(), HeadSHA: run.GetHeadSHA(), HeadBranch: run.GetHeadBranch(),
+		SameRepo: run.GetRepositoryID() != 0 && run.GetHeadRepositoryID() == run.GetRepositoryID(),
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].CreatedAt.After(out[j].CreatedAt) })
-	return out, nil
+}
+
+func sortNewest(arts []Artifact) {
+	sort.SliceStable(arts, func(i, j int) bool { return arts[i].CreatedAt.After(arts[j].CreatedAt) })
 }
 
 // IsNotFound reports whether err is GitHub's 404, which is also its answer to a token

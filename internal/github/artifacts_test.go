@@ -9,30 +9,33 @@ import (
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 )
 
-// TestListArtifactsPaginates lists more artifacts than one page holds, filtered by name,
-// newest first, with the expired and fork flags of each.
-func TestListArtifactsPaginates(t *testing.T) {
+// TestListRunArtifactsPaginates lists more of one run's artifacts than a page holds, filtered
+// by name, newest first, with each one's run, expired and fork flags.
+func TestListRunArtifactsPaginates(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
+	run := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", HeadSHA: "sha", HeadBranch: "main"})
+	other := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", HeadSHA: "sha2", HeadBranch: "main"})
 	for i := range 150 {
-		srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", HeadSHA: "sha", HeadBranch: "main", Expired: i%50 == 0, Fork: i == 149})
+		srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: run, Expired: i%50 == 0})
 	}
-	srv.AddArtifact(githubtest.Artifact{Name: "other", HeadBranch: "main"})
+	srv.AddArtifact(githubtest.Artifact{Name: "other", RunID: run})
+	srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: other})
 	c, _ := newClient(t, srv)
-	arts, err := c.Repo("acme", "agents").ListArtifacts(context.Background(), "evalgate-report")
+	arts, err := c.Repo("acme", "agents").ListRunArtifacts(context.Background(), run, "evalgate-report")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(arts) != 150 {
 		t.Fatalf("listed %d artifacts, want 150", len(arts))
 	}
-	if got := srv.Count(githubtest.ListArtifacts); got != 2 {
+	if got := srv.Count(githubtest.ListRunArtifacts); got != 2 {
 		t.Errorf("%d list requests, want 2 pages", got)
 	}
 	expired := 0
 	for i, a := range arts {
-		if a.Name != "evalgate-report" {
-			t.Errorf("artifact %d is %q: the name filter was not applied", a.ID, a.Name)
+		if a.Name != "evalgate-report" || a.RunID != run || a.HeadSHA != "sha" || !a.SameRepo {
+			t.Errorf("artifact %+v: want run %d's evalgate-report on sha, same repository", a, run)
 		}
 		if i > 0 && a.CreatedAt.After(arts[i-1].CreatedAt) {
 			t.Errorf("artifact %d is newer than the one before it", a.ID)
@@ -43,9 +46,6 @@ func TestListArtifactsPaginates(t *testing.T) {
 	}
 	if expired != 3 {
 		t.Errorf("%d expired, want 3", expired)
-	}
-	if arts[0].SameRepo || !arts[1].SameRepo {
-		t.Errorf("SameRepo: newest (fork) %v, next %v", arts[0].SameRepo, arts[1].SameRepo)
 	}
 }
 
@@ -100,17 +100,17 @@ func TestDownloadArtifactErrors(t *testing.T) {
 	}
 }
 
-// TestListArtifactsNotFound: a 404 (no access, or Actions disabled) is an error, not retried.
-func TestListArtifactsNotFound(t *testing.T) {
+// TestListRunArtifactsNotFound: a 404 (an unknown run, no access, Actions disabled) is an
+// error, not retried.
+func TestListRunArtifactsNotFound(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
-	srv.Fail(githubtest.ListArtifacts, githubtest.Fault{Status: http.StatusNotFound, Body: `{"message":"Not Found"}`})
 	c, _ := newClient(t, srv)
-	_, err := c.Repo("acme", "agents").ListArtifacts(context.Background(), "evalgate-report")
-	if err == nil || !strings.Contains(err.Error(), "404") {
+	_, err := c.Repo("acme", "agents").ListRunArtifacts(context.Background(), 4242, "evalgate-report")
+	if err == nil || !strings.Contains(err.Error(), "404") || !IsNotFound(err) {
 		t.Fatalf("err %v, want a 404", err)
 	}
-	if n := srv.Count(githubtest.ListArtifacts); n != 1 {
+	if n := srv.Count(githubtest.ListRunArtifacts); n != 1 {
 		t.Errorf("%d requests, want 1", n)
 	}
 }

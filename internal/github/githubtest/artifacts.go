@@ -11,17 +11,20 @@ import (
 
 // Route names for Fail (artifacts).
 const (
-	ListArtifacts    = "GET artifacts"
+	ListRunArtifacts = "GET run artifacts"
 	DownloadArtifact = "GET artifact zip"
 )
 
 // Artifact is a workflow artifact in the fake's state. Its zip is served as GitHub does: the
 // API answers 302 with a signed URL on another host (the blob server).
 type Artifact struct {
-	ID         int64
-	Name       string
-	Expired    bool
-	CreatedAt  time.Time
+	ID        int64
+	Name      string
+	Expired   bool
+	CreatedAt time.Time
+	// RunID is the workflow run that uploaded it (AddWorkflowRun); its head commit, branch
+	// and fork flag are the run's. Without one, HeadSHA, HeadBranch and Fork stand alone.
+	RunID      int64
 	HeadSHA    string
 	HeadBranch string
 	// Fork marks an artifact uploaded by a run whose head came from a fork.
@@ -78,18 +81,28 @@ func (s *Server) startBlob() {
 }
 
 func (s *Server) artifactRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET "+repoPath+"actions/artifacts", s.handle(ListArtifacts, func(w http.ResponseWriter, r *http.Request, _ []byte) {
+	mux.HandleFunc("GET "+repoPath+"actions/runs/{id}/artifacts", s.handle(ListRunArtifacts, func(w http.ResponseWriter, r *http.Request, _ []byte) {
 		name := r.URL.Query().Get("name")
 		s.mu.Lock()
+		run := s.run(r.PathValue("id"))
 		var list []map[string]any
 		for _, a := range s.artifacts {
-			if name == "" || a.Name == name {
-				list = append(list, artifactJSON(a))
+			if run != nil && a.RunID == run.ID && (name == "" || a.Name == name) {
+				list = append(list, s.artifactJSON(a))
 			}
 		}
 		s.mu.Unlock()
+		if run == nil {
+			writeJSON(w, http.StatusNotFound, notFound())
+			return
+		}
 		sort.SliceStable(list, func(i, j int) bool { return list[i]["id"].(int64) > list[j]["id"].(int64) })
-		writeJSON(w, http.StatusOK, map[string]any{"total_count": len(list), "artifacts": page(w, r, list)})
+		total := len(list)
+		list = page(w, r, list)
+		if list == nil {
+			list = []map[string]any{}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"total_count": total, "artifacts": list})
 	}))
 	mux.HandleFunc("GET "+repoPath+"actions/artifacts/{id}/zip", s.handle(DownloadArtifact, func(w http.ResponseWriter, r *http.Request, _ []byte) {
 		s.mu.Lock()
@@ -97,7 +110,7 @@ func (s *Server) artifactRoutes(mux *http.ServeMux) {
 		s.mu.Unlock()
 		switch {
 		case a == nil:
-			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			writeJSON(w, http.StatusNotFound, notFound())
 		case a.Expired:
 			writeJSON(w, http.StatusGone, map[string]string{"message": "Artifact has expired"})
 		default:
@@ -105,6 +118,7 @@ func (s *Server) artifactRoutes(mux *http.ServeMux) {
 			w.WriteHeader(http.StatusFound)
 		}
 	}))
+	s.workflowRoutes(mux)
 }
 
 func (s *Server) artifact(id string) *Artifact {
@@ -116,15 +130,28 @@ func (s *Server) artifact(id string) *Artifact {
 	return nil
 }
 
-func artifactJSON(a *Artifact) map[string]any {
-	head := int64(1)
-	if a.Fork {
-		head = 2
+// artifactJSON is an artifact as the API shows it; s.mu is held.
+func (s *Server) artifactJSON(a *Artifact) map[string]any {
+	run := map[string]any{"id": a.ID * 10, "repository_id": 1, "head_repository_id": headRepo(a.Fork),
+		"head_branch": a.HeadBranch, "head_sha": a.HeadSHA}
+	if wr := s.run(strconv.FormatInt(a.RunID, 10)); wr != nil {
+		run = map[string]any{"id": wr.ID, "repository_id": 1, "head_repository_id": headRepo(wr.Fork),
+			"head_branch": wr.HeadBranch, "head_sha": wr.HeadSHA}
 	}
 	return map[string]any{
 		"id": a.ID, "name": a.Name, "size_in_bytes": len(a.Zip), "expired": a.Expired,
-		"created_at": a.CreatedAt.Format(time.RFC3339),
-		"workflow_run": map[string]any{"id": a.ID * 10, "repository_id": 1, "head_repository_id": head,
-			"head_branch": a.HeadBranch, "head_sha": a.HeadSHA},
+		"created_at": a.CreatedAt.Format(time.RFC3339), "workflow_run": run,
 	}
+}
+
+// headRepo is the head repository's id: the repository itself (1), or a fork (2).
+func headRepo(fork bool) int64 {
+	if fork {
+		return 2
+	}
+	return 1
+}
+
+func notFound() map[string]string {
+	return map[string]string{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}
 }

@@ -102,6 +102,8 @@ type Server struct {
 	faults    map[string][]*Fault
 	nextID    int64
 	artifacts []*Artifact
+	runs      []*WorkflowRun
+	workflows map[string]int64 // workflow file → id
 	blob      *httptest.Server
 	blobReqs  []BlobRequest
 
@@ -262,6 +264,7 @@ func page[T any](w http.ResponseWriter, r *http.Request, items []T) []T {
 	if per <= 0 {
 		per = 30
 	}
+	per = min(per, 100) // GitHub's maximum page size
 	n, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	if n <= 0 {
 		n = 1
