@@ -19,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
 )
@@ -75,7 +76,11 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 			}
 		}
 	}
-	addSecrets(credentials(e))
+	addSecrets(jobSecrets(e, in.EnvAllow))
+	// The job log is scrubbed too: a declared variable's value may sit in a test id.
+	log := safetext.Lines(e.stderr, scrub.String)
+	defer log.Flush()
+	e.stderr = log
 	ev, err := event.Load(getenv, os.ReadFile)
 	if err != nil {
 		return usageErr("%w", err)
@@ -87,7 +92,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun,
 		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub,
 		Load: func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
-			return discoverAndLoad(e, root, patterns)
+			return discoverAndLoad(e, root, patterns, &suite.EnvPolicy{Allow: in.EnvAllow})
 		}}
 	if err := o.connect(e, &d, in, scrub); err != nil {
 		return err
@@ -98,7 +103,8 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		return err
 	}
 	wc := wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
-		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr, onSecrets: addSecrets}
+		judgeSamples: in.JudgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: in.EnvAllow}, llm: llmOpts, log: e.stderr,
+		onSecrets: addSecrets, isSecret: scrub.Has}
 	d.Execute = executor(e, in, ev, wc, scrub)
 	var exit *action.ExitError
 	if err := action.Run(ctx, in, d); errors.As(err, &exit) {
@@ -160,12 +166,12 @@ func (o *actionOptions) connect(e env, d *action.Deps, in action.Inputs, scrub *
 }
 
 // discoverAndLoad finds the eval files under root and loads them.
-func discoverAndLoad(e env, root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
+func discoverAndLoad(e env, root string, patterns []string, policy *suite.EnvPolicy) ([]*suite.Suite, []*result.SuiteResult, error) {
 	files, err := suite.Discover([]string{root}, orPatterns(patterns))
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := loadFiles(files, root, e.getenv, e.stderr)
+	l, err := loadFiles(files, root, e.getenv, policy, e.stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,7 +189,8 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 			// hosts the base branch configures.
 			wc.llm.Cache = nil
 			wc.llm.AllowHost = forkHosts(ctx, e, wc.root, ev.BaseSHA, targetsFiles(wc, job.Suites))
-			fmt.Fprintln(e.stderr, "evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts")
+			wc.forkCode = true
+			fmt.Fprintln(e.stderr, "evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts, no variables or credentials in an agent's env:")
 		}
 		w := newWiring(wc)
 		defer w.closeWorkspaces(context.WithoutCancel(ctx))

@@ -24,7 +24,7 @@ type loaded struct {
 
 // loadSuites discovers eval files under paths and loads each one, printing every diagnostic to
 // w. A file that cannot be loaded becomes a suite result with its error: other suites still run.
-func loadSuites(paths []string, root string, getenv func(string) string, w io.Writer) (*loaded, error) {
+func loadSuites(paths []string, root string, getenv func(string) string, policy *suite.EnvPolicy, w io.Writer) (*loaded, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -35,14 +35,15 @@ func loadSuites(paths []string, root string, getenv func(string) string, w io.Wr
 	case len(d.Files) == 0:
 		return nil, usageErr("%s", d.Explain())
 	}
-	return loadFiles(d.Files, root, getenv, w)
+	return loadFiles(d.Files, root, getenv, policy, w)
 }
 
-// loadFiles loads eval files, printing every diagnostic to w.
-func loadFiles(files []string, root string, getenv func(string) string, w io.Writer) (*loaded, error) {
+// loadFiles loads eval files, printing every diagnostic to w; policy says which variables
+// ${{ VAR }} may read.
+func loadFiles(files []string, root string, getenv func(string) string, policy *suite.EnvPolicy, w io.Writer) (*loaded, error) {
 	l := &loaded{files: files}
 	for _, f := range files {
-		s, diags := suite.Load(f, suite.LoadOptions{Root: root, Getenv: getenv})
+		s, diags := suite.Load(f, suite.LoadOptions{Root: root, Getenv: getenv, Env: policy})
 		var errs []string
 		for _, d := range diags {
 			fmt.Fprintln(w, d.String())

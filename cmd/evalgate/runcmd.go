@@ -111,6 +111,12 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 			return err
 		}
 	}
+	// The log is scrubbed from the start: a declared variable's value may sit in a test id
+	// that a diagnostic or a progress line names.
+	scrub := redact.New(jobSecrets(e, o.sel.allowEnv)...)
+	log := safetext.Lines(e.stderr, scrub.String)
+	defer log.Flush()
+	e.stderr = log
 	root, l, suites, err := o.load(ctx, e)
 	if err != nil {
 		return err
@@ -119,9 +125,8 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	scrub := redact.New(credentials(e)...)
 	w := newWiring(wireConfig{root: root, targets: o.sel.targets, target: o.sel.target, judge: o.sel.judge,
-		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr,
+		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, llm: llmOpts, log: e.stderr,
 		onSecrets: func(v []string) { scrub.Add(v...) }})
 	plan, err := w.preflight(suites)
 	if err != nil {
@@ -167,7 +172,7 @@ func (o *runOptions) load(ctx context.Context, e env) (string, *loaded, []*suite
 			return "", nil, nil, usageErr("--cache-dir: %w", err)
 		}
 	}
-	l, err := loadSuites(o.paths, root, e.getenv, e.stderr)
+	l, err := loadSuites(o.paths, root, e.getenv, &suite.EnvPolicy{Allow: o.sel.allowEnv}, e.stderr)
 	if err != nil {
 		return "", nil, nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/internal/suite"
 )
 
 func newValidateCmd(e env, st *cliState) *cobra.Command {
@@ -42,7 +44,9 @@ func validateCmd(ctx context.Context, e env, sel *selection, paths []string) err
 	if err != nil {
 		return err
 	}
-	l, err := loadSuites(paths, root, e.getenv, e.stdout)
+	// validate checks AgentV's files as written: a variable run would refuse is a warning.
+	policy := &suite.EnvPolicy{Allow: sel.allowEnv, Warn: true}
+	l, err := loadSuites(paths, root, e.getenv, policy, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -56,7 +60,7 @@ func validateCmd(ctx context.Context, e env, sel *selection, paths []string) err
 		return err
 	}
 	w := newWiring(wireConfig{root: root, targets: sel.targets, target: sel.target, judge: sel.judge,
-		getenv: e.getenv, llm: opts, log: e.stdout})
+		getenv: e.getenv, env: policy, llm: opts, log: e.stdout})
 	diags := w.check(suites)
 	for _, d := range diags {
 		fmt.Fprintln(e.stdout, diagLine(d))

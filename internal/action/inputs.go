@@ -33,6 +33,9 @@ type Inputs struct {
 	AllowForkCode bool
 	// AllowForkReruns is the older opt-in, for comment reruns only.
 	AllowForkReruns bool
+	// EnvAllow are the variables ${{ VAR }} may read besides the built-ins and targets.yaml's
+	// credential fields (input env_allow); their values are scrubbed like credentials.
+	EnvAllow []string
 	CacheDir        string
 	ReportDir       string
 	// Baseline is a results.json of a base run (e.g. a downloaded artifact) to compare with,
@@ -114,6 +117,12 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 	case in.ShardDurations != "" && in.Shard == nil:
 		return in, fmt.Errorf("input shard_durations needs shard")
 	}
+	in.EnvAllow = list(get("env_allow"))
+	for _, n := range in.EnvAllow {
+		if !envName(n) {
+			return in, fmt.Errorf("input env_allow: %q is not an environment variable name", n)
+		}
+	}
 	in.Baseline = strings.TrimSpace(get("baseline"))
 	in.BaselineArtifact = or(strings.TrimSpace(get("baseline_artifact")), baseline.DefaultArtifact)
 	if v := get("fail_on_regression"); v != "" {
@@ -129,6 +138,16 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 		}
 	}
 	return in, nil
+}
+
+// envName reports whether s can be named in ${{ VAR }}.
+func envName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // list splits a multi-line or comma-separated input.
