@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
-	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"

@@ -33,9 +33,6 @@ type Inputs struct {
 	AllowForkCode bool
 	// AllowForkReruns is the older opt-in, for comment reruns only.
 	AllowForkReruns bool
-	// EnvAllow are the variables ${{ VAR }} may read besides the built-ins and targets.yaml's
-	// credential fields (input env_allow); their values are scrubbed like credentials.
-	EnvAllow []string
 	CacheDir        string
 	ReportDir       string
 	// Baseline is a results.json of a base run (e.g. a downloaded artifact) to compare with,
@@ -55,6 +52,9 @@ type Inputs struct {
 	ShardDurations string
 	// Merge is the directory of the shards' artifacts a merge step publishes as one run.
 	Merge string
+	// EnvAllow are the variables ${{ VAR }} may read besides the built-ins and targets.yaml's
+	// credential fields (input env_allow); their values are scrubbed like credentials.
+	EnvAllow []string
 }
 
 // ParseInputs reads and checks the inputs; get is go-githubactions' GetInput.
