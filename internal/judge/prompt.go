@@ -257,6 +257,11 @@ func jsonSchema(g *suite.Grader, mode suite.Mode) *llm.Schema {
 		props["score"] = map[string]any{"type": "integer"}
 		check["required"] = []string{"id", "score", "reasoning"}
 	}
+	// The ids are the requested criteria's, so a vendor that enforces the schema cannot
+	// return a verdict on criteria nobody asked about.
+	if want := ids(g); len(want) > 0 {
+		props["id"] = map[string]any{"type": "string", "enum": want}
+	}
 	s := map[string]any{"type": "object", "required": []string{"checks"}, "properties": map[string]any{
 		"checks":            map[string]any{"type": "array", "items": check},
 		"overall_reasoning": map[string]any{"type": "string"},
