@@ -59,7 +59,7 @@ plain workflow_dispatch), and the comment and check-run payload are printed inst
 // the action's connections to the world and runs it.
 func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	getenv := o.getenv(e)
-	act := githubactions.New(githubactions.WithGetenv(githubactions.GetenvFunc(getenv)), githubactions.WithWriter(e.stdout))
+	act := githubactions.New(githubactions.WithGetenv(githubactions.GetenvFunc(getenv)), githubactions.WithWriter(safetext.CommandWriter{W: e.stdout}))
 	in, err := action.ParseInputs(act.GetInput)
 	if err != nil {
 		return usageErr("%w", err)

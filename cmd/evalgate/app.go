@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // Exit codes, the contract with CI scripts.
@@ -53,12 +54,25 @@ type env struct {
 	github github.Options
 }
 
+// actions reports whether evalgate runs under GitHub Actions, whose runner reads its output
+// for workflow commands.
+func actions(e env) bool { return e.getenv("GITHUB_ACTIONS") == "true" }
+
 // run is the whole program as a function of its inputs; it returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	return runEnv(ctx, args, env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv})
 }
 
 func runEnv(ctx context.Context, args []string, e env) int {
+	if actions(e) {
+		// Under Actions every line evalgate prints is read for workflow commands, and most
+		// carry repository, agent or model text: none may issue one. evalgate's own
+		// commands (::add-mask::, ::stop-commands::) pass through safetext.Command.
+		out, errw := safetext.Lines(e.stdout, safetext.NoCommands), safetext.Lines(e.stderr, safetext.NoCommands)
+		defer out.Flush()
+		defer errw.Flush()
+		e.stdout, e.stderr = out, errw
+	}
 	root, st := newRootCmd(e)
 	if len(args) == 0 {
 		// A bare "evalgate" is a mistake in a script, not a request for help: usage on

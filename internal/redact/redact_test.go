@@ -102,3 +102,16 @@ func TestAddGrows(t *testing.T) {
 		t.Fatalf("after Add: %q", r.String("x late-secret"))
 	}
 }
+
+func TestHas(t *testing.T) {
+	t.Parallel()
+	r := New("postgres://app:hunter2@db/prod", "short")
+	for v, want := range map[string]bool{"postgres://app:hunter2@db/prod": true, " postgres://app:hunter2@db/prod\n": true, "postgres://app": false, "short": false, "": false} {
+		if got := r.Has(v); got != want {
+			t.Errorf("Has(%q) = %v, want %v", v, got, want)
+		}
+	}
+	if (*Redactor)(nil).Has("anything-long") {
+		t.Error("nil has a secret")
+	}
+}

@@ -65,8 +65,12 @@ func (l *LineWriter) flush() error {
 func (l *LineWriter) Command(line string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := l.flush(); err != nil {
-		return err
+	if len(l.buf) > 0 {
+		// A command must start its own line.
+		l.buf = append(l.buf, '\n')
+		if err := l.flush(); err != nil {
+			return err
+		}
 	}
 	return Command(l.w, line)
 }
