@@ -207,10 +207,14 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 		if !filepath.IsAbs(reportDir) {
 			reportDir = filepath.Join(wc.root, reportDir)
 		}
-		return engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
+		run, err := engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			Trials: in.Trials, KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
 			Context: job.Context, Why: job.Why, Shard: job.Shard})
+		// Scrubbed before anything renders it: a renderer's escaping would hide a secret
+		// from a scrub of its output.
+		scrub.Value(run)
+		return run, err
 	}
 }
 

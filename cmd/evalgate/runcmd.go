@@ -142,6 +142,9 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	}
 	printStart(e.stderr, suites, o.workers, o.llm.trials, plan)
 	run, runErr := engine.Run(ctx, suites, o.engineConfig(e, root, w, l, sh, scrub))
+	// Scrubbed before anything renders it: a renderer's escaping would hide a secret from
+	// a scrub of its output.
+	scrub.Value(run)
 	// after_all hooks run even when the run was interrupted: they clean up what before_all
 	// started.
 	w.closeWorkspaces(context.WithoutCancel(ctx))
