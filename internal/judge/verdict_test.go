@@ -106,8 +106,15 @@ func TestSchemaNamesTheRequestedCriteria(t *testing.T) {
 			} `json:"checks"`
 		} `json:"properties"`
 	}
-	if err := json.Unmarshal(jsonSchema(checklist(), suite.ModeChecklist).Schema, &s); err != nil {
+	sc := jsonSchema(checklist(), suite.ModeChecklist)
+	if err := json.Unmarshal(sc.Schema, &s); err != nil {
 		t.Fatal(err)
+	}
+	if !sc.Strict || !strings.Contains(string(sc.Schema), `"additionalProperties":false`) {
+		t.Errorf("the rubric schema is not strict: %s", sc.Schema)
+	}
+	if free := jsonSchema(checklist(), suite.ModeFreeform); free.Strict {
+		t.Errorf("the freeform schema (open assertions) is marked strict")
 	}
 	if got := s.Properties.Checks.Items.Properties.ID.Enum; !slices.Equal(got, []string{"subtract-added", "no-regress", "style"}) {
 		t.Fatalf("id enum %v", got)
