@@ -67,7 +67,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	// Every credential is masked in the job log before anything else is printed, and
 	// scrubbed from everything evalgate posts or writes; the set grows as targets files
 	// interpolate more.
-	scrub := redact.New()
+	scrub := e.scrubber()
 	addSecrets := func(values []string) {
 		scrub.Add(values...)
 		if !o.dryRun {
@@ -77,10 +77,6 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		}
 	}
 	addSecrets(jobSecrets(e, in.EnvAllow))
-	// The job log is scrubbed too: a declared variable's value may sit in a test id.
-	log := safetext.Lines(e.stderr, scrub.String)
-	defer log.Flush()
-	e.stderr = log
 	ev, err := event.Load(getenv, os.ReadFile)
 	if err != nil {
 		return usageErr("%w", err)

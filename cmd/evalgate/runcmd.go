@@ -111,12 +111,10 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 			return err
 		}
 	}
-	// The log is scrubbed from the start: a declared variable's value may sit in a test id
-	// that a diagnostic or a progress line names.
-	scrub := redact.New(jobSecrets(e, o.sel.allowEnv)...)
-	log := safetext.Lines(e.stderr, scrub.String)
-	defer log.Flush()
-	e.stderr = log
+	// The log (e.scrub scrubs stderr) is scrubbed from the start: a declared variable's value
+	// may sit in a test id that a diagnostic, a progress line or an error names.
+	scrub := e.scrubber()
+	scrub.Add(jobSecrets(e, o.sel.allowEnv)...)
 	root, l, suites, err := o.load(ctx, e)
 	if err != nil {
 		return err

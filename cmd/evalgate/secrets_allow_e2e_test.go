@@ -286,3 +286,21 @@ func TestWorkflowCommandsInRunOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclaredSecretInAnErrorIsScrubbed (attack 7): `evalgate run` scrubs a declared value
+// from its own error messages too, not only from the reports.
+func TestDeclaredSecretInAnErrorIsScrubbed(t *testing.T) {
+	t.Parallel()
+	const dbURL = "postgres://app:hunter2@db.internal/prod"
+	dir := writeRepo(t, map[string]string{
+		"evals/db.eval.yaml": "name: db\nexecution:\n  target: t-${{ DATABASE_URL }}\ntests:\n  - id: db\n    input: hi\n    assertions:\n      - type: contains\n        value: x\n",
+		"targets.yaml":       mockTargets,
+	})
+	code, stdout, stderr := invokeEnv(t, map[string]string{"DATABASE_URL": dbURL}, "run", "--root", dir, "--allow-env", "DATABASE_URL", dir)
+	if code != exitUsage || !strings.Contains(stderr, "t-***") {
+		t.Fatalf("exit %d, want 2 naming the target masked:\n%s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout+stderr, "hunter2") {
+		t.Fatalf("the declared secret reached the output:\n%s%s", stdout, stderr)
+	}
+}
