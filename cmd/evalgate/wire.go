@@ -100,6 +100,10 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 		root = filepath.Dir(abs)
 	}
 	f, diags := suite.LoadTargetsWith(path, suite.LoadOptions{Root: root, Getenv: w.getenv, Env: w.env})
+	if f != nil && w.onSecrets != nil {
+		// First: the diagnostics printed or returned below may name what it interpolated.
+		w.onSecrets(f.Secrets())
+	}
 	if root != w.root {
 		for i := range diags {
 			if p := &diags[i].Pos; p.File != "" && !filepath.IsAbs(p.File) {
@@ -114,9 +118,6 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 		if w.log != nil {
 			fmt.Fprintln(w.log, d.String())
 		}
-	}
-	if w.onSecrets != nil {
-		w.onSecrets(f.Secrets())
 	}
 	if w.forkCode {
 		if err := forkEnv(f, w.isSecret); err != nil {
