@@ -304,3 +304,12 @@ func TestDeclaredSecretInAnErrorIsScrubbed(t *testing.T) {
 		t.Fatalf("the declared secret reached the output:\n%s%s", stdout, stderr)
 	}
 }
+
+// TestAllowEnvFlagNames: --allow-env takes variable names only.
+func TestAllowEnvFlagNames(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := invoke(t, "run", "--allow-env", "OK_NAME,1BAD", ".")
+	if code != exitUsage || !strings.Contains(stderr, `--allow-env: "1BAD" is not an environment variable name`) {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+}
