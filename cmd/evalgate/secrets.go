@@ -76,7 +76,7 @@ func forkEnv(f *suite.TargetsFile, isSecret func(string) bool) error {
 			path := "env." + k
 			for _, name := range t.Reads[path] {
 				if !suite.Builtin(name) {
-					return &configError{pos: t.PosOf("env"), msg: fmt.Sprintf("target %s: %s: ${{ %s }}: fork code runs with this job's secrets (allow_fork_code), so an agent's env: may not read the job's environment; set the value in the workflow's environment of a trusted step instead", t.Name, path, name)}
+					return &configError{pos: t.PosOf("env"), msg: fmt.Sprintf("target %s: %s: ${{ %s }}: fork code runs with this job's secrets (allow_fork_code), so an agent's env: may not read the job's environment (the fork wrote this file): write the value itself, or run the suite without allow_fork_code", t.Name, path, name)}
 				}
 			}
 			if s, ok := env[k].(string); ok && isSecret != nil && isSecret(s) {
