@@ -19,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
 )
@@ -58,7 +59,7 @@ plain workflow_dispatch), and the comment and check-run payload are printed inst
 // the action's connections to the world and runs it.
 func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	getenv := o.getenv(e)
-	act := githubactions.New(githubactions.WithGetenv(githubactions.GetenvFunc(getenv)), githubactions.WithWriter(e.stdout))
+	act := githubactions.New(githubactions.WithGetenv(githubactions.GetenvFunc(getenv)), githubactions.WithWriter(safetext.CommandWriter{W: e.stdout}))
 	in, err := action.ParseInputs(act.GetInput)
 	if err != nil {
 		return usageErr("%w", err)
@@ -66,7 +67,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	// Every credential is masked in the job log before anything else is printed, and
 	// scrubbed from everything evalgate posts or writes; the set grows as targets files
 	// interpolate more.
-	scrub := redact.New()
+	scrub := e.scrubber()
 	addSecrets := func(values []string) {
 		scrub.Add(values...)
 		if !o.dryRun {
@@ -75,7 +76,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 			}
 		}
 	}
-	addSecrets(credentials(e))
+	addSecrets(jobSecrets(e, in.EnvAllow))
 	ev, err := event.Load(getenv, os.ReadFile)
 	if err != nil {
 		return usageErr("%w", err)
@@ -87,7 +88,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun,
 		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub,
 		Load: func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
-			return discoverAndLoad(e, root, patterns, in.Trials)
+			return discoverAndLoad(e, root, patterns, in.Trials, &suite.EnvPolicy{Allow: in.EnvAllow})
 		}}
 	if err := o.connect(e, &d, in, scrub); err != nil {
 		return err
@@ -98,7 +99,8 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		return err
 	}
 	wc := wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
-		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr, onSecrets: addSecrets}
+		judgeSamples: in.JudgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: in.EnvAllow}, llm: llmOpts, log: e.stderr,
+		onSecrets: addSecrets, isSecret: scrub.Has}
 	d.Execute = executor(e, in, ev, wc, scrub)
 	var exit *action.ExitError
 	if err := action.Run(ctx, in, d); errors.As(err, &exit) {
@@ -160,12 +162,12 @@ func (o *actionOptions) connect(e env, d *action.Deps, in action.Inputs, scrub *
 }
 
 // discoverAndLoad finds the eval files under root and loads them.
-func discoverAndLoad(e env, root string, patterns []string, trials int) ([]*suite.Suite, []*result.SuiteResult, error) {
+func discoverAndLoad(e env, root string, patterns []string, trials int, policy *suite.EnvPolicy) ([]*suite.Suite, []*result.SuiteResult, error) {
 	files, err := suite.Discover([]string{root}, orPatterns(patterns))
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := loadFiles(files, root, e.getenv, trials, e.stderr)
+	l, err := loadFiles(files, root, e.getenv, trials, policy, e.stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,7 +185,8 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 			// hosts the base branch configures.
 			wc.llm.Cache = nil
 			wc.llm.AllowHost = forkHosts(ctx, e, wc.root, ev.BaseSHA, targetsFiles(wc, job.Suites))
-			fmt.Fprintln(e.stderr, "evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts")
+			wc.forkCode = true
+			fmt.Fprintln(e.stderr, "evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts, no variables or credentials in an agent's env:")
 		}
 		w := newWiring(wc)
 		defer w.closeWorkspaces(context.WithoutCancel(ctx))
@@ -200,10 +203,14 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 		if !filepath.IsAbs(reportDir) {
 			reportDir = filepath.Join(wc.root, reportDir)
 		}
-		return engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
+		run, err := engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			Trials: in.Trials, MaxTrials: in.MaxTrials, RegressionAlpha: in.RegressionAlpha, Baseline: engine.BaseOutcomes(job.Baseline), KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
 			Context: job.Context, Why: job.Why, Shard: job.Shard})
+		// Scrubbed before anything renders it: a renderer's escaping would hide a secret
+		// from a scrub of its output.
+		scrub.Value(run)
+		return run, err
 	}
 }
 

@@ -51,7 +51,7 @@ func TestAgentMisbehaviourE2E(t *testing.T) {
 	start := time.Now()
 	// --no-cache: judge replies must come from the fake, and nothing may be written under
 	// testdata.
-	code, _, stderr := invokeEnv(t, env, "run", "--root", "testdata/agents", "--workers", "8", "--no-cache", "--out", out, "testdata/agents")
+	code, _, stderr := invokeEnv(t, env, "run", "--root", "testdata/agents", "--allow-env", "FAKE_URL,AGENT,SCRATCH", "--workers", "8", "--no-cache", "--out", out, "testdata/agents")
 	elapsed := time.Since(start)
 	t.Logf("evalgate run took %s", elapsed.Round(time.Millisecond))
 	if code != 1 {

@@ -119,7 +119,7 @@ func TestAgentVFeaturesE2E(t *testing.T) {
 	}
 	out := t.TempDir()
 	env := map[string]string{"FAKE_URL": srv.URL, "AGENT": filepath.Join(root, "agent/agent.sh"), "WORK": filepath.Join(root, "agent/work")}
-	code, stdout, stderr := invokeEnv(t, env, "run", "--root", root, "--workers", "4", "--no-cache", "--out", out, filepath.Join(root, "evals"))
+	code, stdout, stderr := invokeEnv(t, env, "run", "--root", root, "--allow-env", "FAKE_URL,AGENT,WORK", "--workers", "4", "--no-cache", "--out", out, filepath.Join(root, "evals"))
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (broken is an error)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/redact"
+	"github.com/evalgate/evalgate/internal/safetext"
 )
 
 // Exit codes, the contract with CI scripts.
@@ -51,7 +53,22 @@ type env struct {
 	environ func() []string
 	// github tunes the GitHub client (tests shorten the write spacing).
 	github github.Options
+	// scrub holds the secrets a subcommand found; runEnv scrubs stderr with it, line by line,
+	// so errors and progress are scrubbed too (nil outside runEnv: see scrubber).
+	scrub *redact.Redactor
 }
+
+// scrubber is the Redactor stderr is scrubbed with.
+func (e env) scrubber() *redact.Redactor {
+	if e.scrub == nil {
+		return redact.New()
+	}
+	return e.scrub
+}
+
+// actions reports whether evalgate runs under GitHub Actions, whose runner reads its output
+// for workflow commands.
+func actions(e env) bool { return e.getenv("GITHUB_ACTIONS") == "true" }
 
 // run is the whole program as a function of its inputs; it returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -59,6 +76,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func runEnv(ctx context.Context, args []string, e env) int {
+	if e.scrub == nil {
+		e.scrub = redact.New()
+	}
+	if actions(e) {
+		// Under Actions every line evalgate prints is read for workflow commands, and most
+		// carry repository, agent or model text: none may issue one. evalgate's own
+		// commands (::add-mask::, ::stop-commands::) pass through safetext.Command.
+		out, errw := safetext.Lines(e.stdout, safetext.NoCommands), safetext.Lines(e.stderr, safetext.NoCommands)
+		defer out.Flush()
+		defer errw.Flush()
+		e.stdout, e.stderr = out, errw
+	}
+	// Whatever a subcommand prints to stderr, and the error runEnv prints, loses the secrets
+	// it has found by then; stdout is scrubbed where it is written (a terminal stays one).
+	log := safetext.Lines(e.stderr, e.scrub.String)
+	defer log.Flush()
+	e.stderr = log
 	root, st := newRootCmd(e)
 	if len(args) == 0 {
 		// A bare "evalgate" is a mistake in a script, not a request for help: usage on

@@ -66,7 +66,7 @@ func TestCacheInsideTheRepositoryIsRefused(t *testing.T) {
 	env := map[string]string{"FAKE_URL": srv.URL, "HOME": t.TempDir()}
 	// Fill a cache from an honest run, then plant it in the repository.
 	outside := filepath.Join(t.TempDir(), "cache")
-	code, _, stderr := invokeEnv(t, env, "run", "--root", repo, "--cache-dir", outside, filepath.Join(repo, "evals", "clean.eval.yaml"))
+	code, _, stderr := invokeEnv(t, env, "run", "--root", repo, "--allow-env", "FAKE_URL", "--cache-dir", outside, filepath.Join(repo, "evals", "clean.eval.yaml"))
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -78,7 +78,7 @@ func TestCacheInsideTheRepositoryIsRefused(t *testing.T) {
 		t.Fatalf("%v %s", err, out)
 	}
 	before := srv.Count()
-	code, _, stderr = invokeEnv(t, env, "run", "--root", repo, "--cache-dir", planted, filepath.Join(repo, "evals", "clean.eval.yaml"))
+	code, _, stderr = invokeEnv(t, env, "run", "--root", repo, "--allow-env", "FAKE_URL", "--cache-dir", planted, filepath.Join(repo, "evals", "clean.eval.yaml"))
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}

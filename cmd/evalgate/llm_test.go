@@ -84,7 +84,7 @@ func judgeReply(id string, n int) string {
 
 func runJSON(t *testing.T, env map[string]string, args ...string) (int, *result.Run, string) {
 	t.Helper()
-	code, stdout, stderr := invokeEnv(t, env, append([]string{"run", "--format", "json", "--root", "testdata/llm"}, args...)...)
+	code, stdout, stderr := invokeEnv(t, env, append([]string{"run", "--format", "json", "--root", "testdata/llm", "--allow-env", "FAKE_URL"}, args...)...)
 	var run result.Run
 	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
 		t.Fatalf("exit %d, stdout not JSON: %v\n%s\n%s", code, err, stdout, stderr)

@@ -24,8 +24,9 @@ type loaded struct {
 
 // loadSuites discovers eval files under paths and loads each one, printing every diagnostic to
 // w. A file that cannot be loaded becomes a suite result with its error: other suites still run.
-// trials is the run's --trials override (0 = none).
-func loadSuites(paths []string, root string, getenv func(string) string, trials int, w io.Writer) (*loaded, error) {
+// trials is the run's --trials override (0 = none); policy says which variables ${{ VAR }}
+// may read.
+func loadSuites(paths []string, root string, getenv func(string) string, trials int, policy *suite.EnvPolicy, w io.Writer) (*loaded, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -36,14 +37,15 @@ func loadSuites(paths []string, root string, getenv func(string) string, trials 
 	case len(d.Files) == 0:
 		return nil, usageErr("%s", d.Explain())
 	}
-	return loadFiles(d.Files, root, getenv, trials, w)
+	return loadFiles(d.Files, root, getenv, trials, policy, w)
 }
 
-// loadFiles loads eval files, printing every diagnostic to w.
-func loadFiles(files []string, root string, getenv func(string) string, trials int, w io.Writer) (*loaded, error) {
+// loadFiles loads eval files, printing every diagnostic to w; policy says which variables
+// ${{ VAR }} may read.
+func loadFiles(files []string, root string, getenv func(string) string, trials int, policy *suite.EnvPolicy, w io.Writer) (*loaded, error) {
 	l := &loaded{files: files}
 	for _, f := range files {
-		s, diags := suite.Load(f, suite.LoadOptions{Root: root, Getenv: getenv, Trials: trials})
+		s, diags := suite.Load(f, suite.LoadOptions{Root: root, Getenv: getenv, Trials: trials, Env: policy})
 		var errs []string
 		for _, d := range diags {
 			fmt.Fprintln(w, d.String())

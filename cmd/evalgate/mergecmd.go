@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/pipeline"
-	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/shard"
 )
 
@@ -60,7 +59,9 @@ func mergeCmd(ctx context.Context, e env, o *mergeOptions) error {
 		return usageErr("merge: %w", err)
 	}
 	fmt.Fprintln(e.stderr, mergeLine(m.Report))
-	return o.report(e, root, m.Run, redact.New(credentials(e)...))
+	scrub := e.scrubber()
+	scrub.Add(credentials(e)...)
+	return o.report(e, root, m.Run, scrub)
 }
 
 // mergeLine says which shards were found where, and which are missing.

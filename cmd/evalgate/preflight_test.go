@@ -85,7 +85,7 @@ func TestConfigMistakesExitTwoBeforeAnyModelCall(t *testing.T) {
 			for k, v := range tt.env {
 				env[k] = v
 			}
-			args := append([]string{"run", dir, "--root", dir}, tt.args...)
+			args := append([]string{"run", dir, "--root", dir, "--allow-env", "FAKE_URL"}, tt.args...)
 			code, stdout, stderr := invokeEnv(t, env, args...)
 			if code != 2 {
 				t.Fatalf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -123,7 +123,7 @@ func TestPreflightBuildsEachClientOnce(t *testing.T) {
 		t.Errorf("the start line does not name the target and judge:\n%s", stderr)
 	}
 	w := newWiring(wireConfig{root: "testdata/llm", getenv: func(k string) string { return map[string]string{"FAKE_URL": srv.URL}[k] }})
-	l, err := loadSuites([]string{"testdata/llm/evals/clean.eval.yaml"}, "testdata/llm", func(string) string { return "" }, 0, &strings.Builder{})
+	l, err := loadSuites([]string{"testdata/llm/evals/clean.eval.yaml"}, "testdata/llm", func(string) string { return "" }, 0, nil, &strings.Builder{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/pflag"
@@ -10,6 +11,7 @@ import (
 	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/reports"
 )
 
@@ -92,16 +94,30 @@ func (f *reportFlags) report(e env, root string, run *result.Run, scrub *redact.
 // print writes the table, or results.json with --format json, to stdout.
 func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, decision gate.Decision, scrub *redact.Redactor) error {
 	// Credentials an agent echoed stay out of CI logs and report files here too.
-	out := scrub.Writer(e.stdout)
-	var err error
-	if f.format == "json" {
-		err = reports.WriteResults(out, run)
-	} else {
-		width, isTerm := terminal(e)
-		err = rep.Table(out, reports.TableOptions{Gate: decision, Width: width, Color: isTerm && e.getenv("NO_COLOR") == ""})
+	write := func(w io.Writer, render func(io.Writer) error) error {
+		out := scrub.Writer(w)
+		err := render(out)
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		return err
 	}
-	if cerr := out.Close(); err == nil {
-		err = cerr
+	var err error
+	switch {
+	case f.format == "json":
+		err = write(e.stdout, func(w io.Writer) error { return reports.WriteResults(w, run) })
+	default:
+		width, isTerm := terminal(e)
+		table := func(w io.Writer) error {
+			return rep.Table(w, reports.TableOptions{Gate: decision, Width: width, Color: isTerm && e.getenv("NO_COLOR") == ""})
+		}
+		if !actions(e) {
+			err = write(e.stdout, table)
+			break
+		}
+		// The table carries test ids, reasoning and agent text: under Actions it goes out
+		// between stop-commands markers, as the action's own table does.
+		safetext.Stopped(e.stdout, func(w io.Writer) { err = write(w, table) })
 	}
 	if err != nil {
 		return fmt.Errorf("print results: %w", err)

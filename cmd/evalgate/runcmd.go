@@ -111,6 +111,10 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 			return err
 		}
 	}
+	// The log (e.scrub scrubs stderr) is scrubbed from the start: a declared variable's value
+	// may sit in a test id that a diagnostic, a progress line or an error names.
+	scrub := e.scrubber()
+	scrub.Add(jobSecrets(e, o.sel.allowEnv)...)
 	root, l, suites, err := o.load(ctx, e)
 	if err != nil {
 		return err
@@ -119,9 +123,8 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	scrub := redact.New(credentials(e)...)
 	w := newWiring(wireConfig{root: root, targets: o.sel.targets, target: o.sel.target, judge: o.sel.judge,
-		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr,
+		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, llm: llmOpts, log: e.stderr,
 		onSecrets: func(v []string) { scrub.Add(v...) }})
 	plan, err := w.preflight(suites)
 	if err != nil {
@@ -145,6 +148,9 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	cfg.Baseline = engine.BaseOutcomes(base)
 	cfg.RegressionAlpha = o.alpha
 	run, runErr := engine.Run(ctx, suites, cfg)
+	// Scrubbed before anything renders it: a renderer's escaping would hide a secret from
+	// a scrub of its output.
+	scrub.Value(run)
 	// after_all hooks run even when the run was interrupted: they clean up what before_all
 	// started.
 	w.closeWorkspaces(context.WithoutCancel(ctx))
@@ -175,7 +181,7 @@ func (o *runOptions) load(ctx context.Context, e env) (string, *loaded, []*suite
 			return "", nil, nil, usageErr("--cache-dir: %w", err)
 		}
 	}
-	l, err := loadSuites(o.paths, root, e.getenv, o.llm.trials, e.stderr)
+	l, err := loadSuites(o.paths, root, e.getenv, o.llm.trials, &suite.EnvPolicy{Allow: o.sel.allowEnv}, e.stderr)
 	if err != nil {
 		return "", nil, nil, err
 	}

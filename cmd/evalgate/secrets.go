@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/fsroot"
@@ -33,6 +36,55 @@ func credentials(e env) []string {
 		}
 	}
 	return values
+}
+
+// jobSecrets are the values scrubbed from every output before anything is loaded: the job's
+// credentials and the values of the variables the workflow lets ${{ VAR }} read (allow), which
+// it declares because a suite needs them, and which may be secrets under any name
+// (DATABASE_URL). The wiring adds what targets files interpolate as they are loaded.
+func jobSecrets(e env, allow []string) []string {
+	values := credentials(e)
+	for _, k := range allow {
+		if v := e.getenv(k); v != "" {
+			values = append(values, v)
+		}
+	}
+	return values
+}
+
+// envName is what a variable name may look like in ${{ VAR }}.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// checkEnvNames checks the names of an allow-list (--allow-env, env_allow).
+func checkEnvNames(names []string) error {
+	for _, n := range names {
+		if !envName.MatchString(n) {
+			return fmt.Errorf("%q is not an environment variable name", n)
+		}
+	}
+	return nil
+}
+
+// forkEnv refuses, when a fork's code runs with the job's secrets, a target whose env: would
+// hand its agent something from evalgate's environment: a ${{ VAR }} (other than the
+// built-ins) or a value equal to a credential evalgate holds. The fork wrote targets.yaml;
+// its agent must not receive OPENAI_API_KEY or INPUT_GITHUB_TOKEN under a name it chose.
+func forkEnv(f *suite.TargetsFile, isSecret func(string) bool) error {
+	for _, t := range f.Targets {
+		env, _ := t.Settings["env"].(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(env)) {
+			path := "env." + k
+			for _, name := range t.Reads[path] {
+				if !suite.Builtin(name) {
+					return &configError{pos: t.PosOf("env"), msg: fmt.Sprintf("target %s: %s: ${{ %s }}: fork code runs with this job's secrets (allow_fork_code), so an agent's env: may not read the job's environment (the fork wrote this file): write the value itself, or run the suite without allow_fork_code", t.Name, path, name)}
+				}
+			}
+			if s, ok := env[k].(string); ok && isSecret != nil && isSecret(s) {
+				return &configError{pos: t.PosOf("env"), msg: fmt.Sprintf("target %s: %s holds one of this job's credentials: fork code runs with this job's secrets (allow_fork_code), so an agent's env: may not receive one", t.Name, path)}
+			}
+		}
+	}
+	return nil
 }
 
 // forkHosts is the host policy when a fork's code runs with secrets (allow_fork_code). A key

@@ -19,6 +19,9 @@ type selection struct {
 	// testIDs are globs on test ids (any may match); tags must all be on the eval file,
 	// excludeTags none of them: AgentV's --test-id, --tag and --exclude-tag.
 	testIDs, tags, excludeTags []string
+	// allowEnv are the variables ${{ VAR }} may read besides the built-ins and targets.yaml's
+	// credential fields (the action's env_allow).
+	allowEnv []string
 }
 
 func (s *selection) register(fs *pflag.FlagSet) {
@@ -29,9 +32,13 @@ func (s *selection) register(fs *pflag.FlagSet) {
 	fs.StringVar(&s.judge, "judge", "", "grade with this judge target (overrides grader_target and a grader's target)")
 	fs.StringVar(&s.targets, "targets", "", "targets.yaml to use (default: found walking up from each eval file)")
 	fs.StringVar(&s.root, "root", "", "repository root (default: the git work tree of the first path)")
+	fs.StringSliceVar(&s.allowEnv, "allow-env", nil, "let ${{ NAME }} read this environment variable (repeatable or comma-separated; its value is scrubbed from every output)")
 }
 
 func (s *selection) check() error {
+	if err := checkEnvNames(s.allowEnv); err != nil {
+		return usageErr("--allow-env: %w", err)
+	}
 	for _, p := range s.testIDs {
 		if _, err := path.Match(p, ""); err != nil {
 			return usageErr("--test-id %q: %w", p, err)

@@ -110,6 +110,7 @@ func lastCheck(t *testing.T, srv *githubtest.Server) githubtest.CheckRun {
 func judgedByVendor(r *runner, vendor *llmtest.Server) {
 	r.env["OPENAI_API_KEY"] = "sk-live-secret"
 	r.env["FAKE_URL"] = vendor.URL
+	r.env["INPUT_ENV_ALLOW"] = "FAKE_URL"
 	vendor.Reply = func(*llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{Text: `{"checks":[{"id":"greets","satisfied":true,"reasoning":"it does"}]}`}
 	}
@@ -139,6 +140,7 @@ func TestTrustForkPullRequestTarget(t *testing.T) {
 			base := commitWorkspace(t, r)
 			if tc.moveHost {
 				r.env["EVIL_URL"] = "http://127.0.0.2:9"
+				r.env["INPUT_ENV_ALLOW"] = "FAKE_URL, EVIL_URL"
 				r.write(map[string]string{"evals/fork/targets.yaml": strings.Replace(r.read("evals/fork/targets.yaml"), "${{ FAKE_URL }}", "${{ EVIL_URL }}", 1)})
 			} else {
 				r.write(map[string]string{"evals/fork/NOTES.md": "a fork's change\n"})

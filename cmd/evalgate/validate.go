@@ -5,6 +5,9 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/internal/safetext"
+	"github.com/evalgate/evalgate/internal/suite"
 )
 
 func newValidateCmd(e env, st *cliState) *cobra.Command {
@@ -42,7 +45,15 @@ func validateCmd(ctx context.Context, e env, sel *selection, paths []string) err
 	if err != nil {
 		return err
 	}
-	l, err := loadSuites(paths, root, e.getenv, 0, e.stdout)
+	// validate checks AgentV's files as written: a variable run would refuse is a warning.
+	// What it prints is scrubbed as run's output is.
+	policy := &suite.EnvPolicy{Allow: sel.allowEnv, Warn: true}
+	scrub := e.scrubber()
+	scrub.Add(jobSecrets(e, sel.allowEnv)...)
+	out := safetext.Lines(e.stdout, scrub.String)
+	defer out.Flush()
+	e.stdout = out
+	l, err := loadSuites(paths, root, e.getenv, 0, policy, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -56,7 +67,7 @@ func validateCmd(ctx context.Context, e env, sel *selection, paths []string) err
 		return err
 	}
 	w := newWiring(wireConfig{root: root, targets: sel.targets, target: sel.target, judge: sel.judge,
-		getenv: e.getenv, llm: opts, log: e.stdout})
+		getenv: e.getenv, env: policy, llm: opts, log: e.stdout, onSecrets: func(v []string) { scrub.Add(v...) }})
 	diags := w.check(suites)
 	for _, d := range diags {
 		fmt.Fprintln(e.stdout, diagLine(d))

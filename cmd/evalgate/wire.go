@@ -25,7 +25,12 @@ import (
 type wiring struct {
 	root, targetsFlag, targetFlag, judgeFlag string
 	getenv                                   func(string) string
+	env                                      *suite.EnvPolicy
 	judgeSamples                             int
+	// forkCode: a fork's code runs with the job's secrets, so no agent env: may carry one
+	// (isSecret says whether a value is one evalgate holds).
+	forkCode bool
+	isSecret func(string) bool
 	// llm is shared by every vendor client of the run: cache, prices, limiters.
 	llm provider.Options
 
@@ -54,7 +59,10 @@ type wireConfig struct {
 	root, targets, target, judge string
 	judgeSamples                 int
 	getenv                       func(string) string
+	env                          *suite.EnvPolicy // which variables ${{ VAR }} may read
 	llm                          provider.Options
+	forkCode                     bool
+	isSecret                     func(string) bool
 	log                          io.Writer
 	now                          func() time.Time
 	// onSecrets hears the credentials each targets file interpolates, as it is loaded, so
@@ -65,6 +73,7 @@ type wireConfig struct {
 func newWiring(c wireConfig) *wiring {
 	c.llm.Getenv = c.getenv
 	return &wiring{root: c.root, targetsFlag: c.targets, targetFlag: c.target, judgeFlag: c.judge, getenv: c.getenv,
+		env: c.env, forkCode: c.forkCode, isSecret: c.isSecret,
 		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now), onSecrets: c.onSecrets,
 		managers: map[wsKey]*workspace.Manager{},
 		files:    map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
@@ -90,7 +99,11 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 	if !fsroot.Within(w.root, abs) {
 		root = filepath.Dir(abs)
 	}
-	f, diags := suite.LoadTargetsWith(path, suite.LoadOptions{Root: root, Getenv: w.getenv})
+	f, diags := suite.LoadTargetsWith(path, suite.LoadOptions{Root: root, Getenv: w.getenv, Env: w.env})
+	if f != nil && w.onSecrets != nil {
+		// First: the diagnostics printed or returned below may name what it interpolated.
+		w.onSecrets(f.Secrets())
+	}
 	if root != w.root {
 		for i := range diags {
 			if p := &diags[i].Pos; p.File != "" && !filepath.IsAbs(p.File) {
@@ -106,10 +119,12 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 			fmt.Fprintln(w.log, d.String())
 		}
 	}
-	w.files[path] = f
-	if w.onSecrets != nil {
-		w.onSecrets(f.Secrets())
+	if w.forkCode {
+		if err := forkEnv(f, w.isSecret); err != nil {
+			return nil, err
+		}
 	}
+	w.files[path] = f
 	return f, nil
 }
 

@@ -65,7 +65,7 @@ func TestWorkspaceReposE2E(t *testing.T) {
 				}
 			}
 			code, stdout, stderr := invokeEnv(t, map[string]string{"ISOLATION": isolation, "PINNED": origin.Commits[0]},
-				"run", "--root", root, "--workers", "2", "--no-cache", "--format", "json", filepath.Join(root, "evals"))
+				"run", "--root", root, "--allow-env", "ISOLATION,PINNED", "--workers", "2", "--no-cache", "--format", "json", filepath.Join(root, "evals"))
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}

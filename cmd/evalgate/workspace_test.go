@@ -33,7 +33,7 @@ func TestWorkspaceHooksAndIsolation(t *testing.T) {
 			t.Parallel()
 			log := filepath.Join(t.TempDir(), "after_all.json")
 			code, stdout, stderr := invokeEnv(t, map[string]string{"ISOLATION": isolation, "HOOK_LOG": log},
-				"run", "--root", "testdata/hooks", "--workers", "3", "--no-cache", "--format", "json", "testdata/hooks")
+				"run", "--root", "testdata/hooks", "--allow-env", "ISOLATION,HOOK_LOG", "--workers", "3", "--no-cache", "--format", "json", "testdata/hooks")
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}

@@ -57,6 +57,9 @@ type Inputs struct {
 	ShardDurations string
 	// Merge is the directory of the shards' artifacts a merge step publishes as one run.
 	Merge string
+	// EnvAllow are the variables ${{ VAR }} may read besides the built-ins and targets.yaml's
+	// credential fields (input env_allow); their values are scrubbed like credentials.
+	EnvAllow []string
 }
 
 // ParseInputs reads and checks the inputs; get is go-githubactions' GetInput.
@@ -127,6 +130,12 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 	case in.ShardDurations != "" && in.Shard == nil:
 		return in, fmt.Errorf("input shard_durations needs shard")
 	}
+	in.EnvAllow = list(get("env_allow"))
+	for _, n := range in.EnvAllow {
+		if !envName(n) {
+			return in, fmt.Errorf("input env_allow: %q is not an environment variable name", n)
+		}
+	}
 	in.Baseline = strings.TrimSpace(get("baseline"))
 	in.BaselineArtifact = or(strings.TrimSpace(get("baseline_artifact")), baseline.DefaultArtifact)
 	if v := get("fail_on_regression"); v != "" {
@@ -149,6 +158,16 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 		}
 	}
 	return in, nil
+}
+
+// envName reports whether s can be named in ${{ VAR }}.
+func envName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // list splits a multi-line or comma-separated input.

@@ -59,3 +59,18 @@ func TestParseInputs(t *testing.T) {
 		}
 	}
 }
+
+func TestEnvAllowInput(t *testing.T) {
+	t.Parallel()
+	in, err := ParseInputs(func(k string) string {
+		return map[string]string{"env_allow": "DATABASE_URL, SLACK_WEBHOOK_URL\n_X1\n"}[k]
+	})
+	if err != nil || strings.Join(in.EnvAllow, " ") != "DATABASE_URL SLACK_WEBHOOK_URL _X1" {
+		t.Fatalf("%q %v", in.EnvAllow, err)
+	}
+	for _, bad := range []string{"1ABC", "A-B", "${{ X }}"} {
+		if _, err := ParseInputs(func(k string) string { return map[string]string{"env_allow": bad}[k] }); err == nil || !strings.Contains(err.Error(), "env_allow") {
+			t.Errorf("env_allow %q: err = %v", bad, err)
+		}
+	}
+}

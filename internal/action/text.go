@@ -1,9 +1,6 @@
 package action
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"io"
 	"strings"
 
@@ -20,20 +17,7 @@ func oneLine(s string) string { return safetext.OneLine(s) }
 
 // stopped writes what print writes to w between ::stop-commands:: markers with a fresh random
 // token, so no line of it is honoured as a workflow command and none can end the pause.
-func stopped(w io.Writer, print func(w io.Writer)) {
-	tok := stopToken()
-	fmt.Fprintf(w, "::stop-commands::%s\n", tok)
-	print(w)
-	fmt.Fprintf(w, "\n::%s::\n", tok)
-}
-
-// stopToken is a fresh random token for ::stop-commands::, so text between the markers cannot
-// end the pause and issue workflow commands.
-func stopToken() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
+func stopped(w io.Writer, print func(w io.Writer)) { safetext.Stopped(w, print) }
 
 // code renders repository text (a path, a glob, a repository name) as a Markdown code span:
 // the fence is longer than any backtick run inside, and line breaks and controls are escaped,

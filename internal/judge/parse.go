@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,21 +19,29 @@ import (
 // megabytes.
 const maxReply = 1 << 20
 
-// maxStarts bounds the opening braces tried as the start of the object. Each try scans to the
-// end of the reply, so without a bound a reply of a million "{" would take a trillion steps;
-// real replies put their JSON at one of the first few braces.
+// maxStarts bounds the opening braces tried as the start of an object that turn out not to
+// start one. Each such try scans to the end of the reply, so without a bound a reply of a
+// million "{" would take a trillion steps; real replies put their JSON at one of the first
+// few braces.
 const maxStarts = 32
 
-// extractObject returns the first balanced JSON object in text, skipping code fences and prose.
-// It scans rather than matching a greedy regex, so braces inside strings and a second object
-// after the first do not confuse it.
-func extractObject(text string) (string, error) {
+// maxObjects bounds the top-level objects read from one reply.
+const maxObjects = 64
+
+// objects returns the top-level balanced JSON objects in text, in order, skipping code
+// fences and prose. It scans rather than matching a greedy regex, so braces inside strings do
+// not confuse it; an object found is skipped whole, so the objects inside it are not listed
+// again.
+func objects(text string) ([]string, error) {
 	if len(text) > maxReply {
 		text = text[:maxReply]
 	}
-	tries := 0
-	for start := strings.IndexByte(text, '{'); start >= 0 && tries < maxStarts; tries++ {
+	var out []string
+	failed := 0
+	for start := strings.IndexByte(text, '{'); start >= 0 && failed < maxStarts && len(out) < maxObjects; {
+		end := -1
 		depth, inStr, esc := 0, false, false
+	scan:
 		for i := start; i < len(text); i++ {
 			c := text[i]
 			switch {
@@ -47,24 +57,65 @@ func extractObject(text string) (string, error) {
 			case c == '}':
 				depth--
 				if depth == 0 {
-					candidate := text[start : i+1]
-					if json.Valid([]byte(candidate)) {
-						return candidate, nil
-					}
-					i = len(text) // not JSON: look for the next opening brace
+					end = i + 1
+					break scan
 				}
 			}
 		}
-		next := strings.IndexByte(text[start+1:], '{')
-		if next < 0 {
+		next := start + 1
+		if end > 0 && json.Valid([]byte(text[start:end])) {
+			out = append(out, text[start:end])
+			next = end
+		} else {
+			failed++ // not JSON: look for the next opening brace
+		}
+		i := strings.IndexByte(text[next:], '{')
+		if i < 0 {
 			break
 		}
-		start += next + 1
+		start = next + i
+	}
+	if len(out) > 0 {
+		return out, nil
 	}
 	if strings.TrimSpace(text) == "" {
-		return "", errors.New("empty reply")
+		return nil, errors.New("empty reply")
 	}
-	return "", errors.New("no JSON object in the reply")
+	return nil, errors.New("no JSON object in the reply")
+}
+
+// verdict picks the judge's own verdict among the objects of a reply: the one object that is
+// a verdict (is reports whether an object is one). A judge may quote the answer, and the
+// answer may hold a verdict of its own ({"checks": …} or {"score": …}) written to be read as
+// the judge's: two different verdicts in one reply are ambiguous, an error (the judge is asked
+// again), never a pass. The same verdict written twice is one. When no object is a verdict,
+// fallback (nil: none) names the object whose error is reported.
+func verdict(objs []string, is func(obj string) bool, what string) (string, bool, error) {
+	var found []string
+	for _, o := range objs {
+		if !is(o) {
+			continue
+		}
+		if !slices.ContainsFunc(found, func(f string) bool { return sameJSON(f, o) }) {
+			found = append(found, o)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", false, nil
+	case 1:
+		return found[0], true, nil
+	}
+	return "", false, fmt.Errorf("the reply holds %d different %s objects (a quoted verdict and the judge's own?); reply with exactly one", len(found), what)
+}
+
+// sameJSON reports whether two JSON texts hold the same value.
+func sameJSON(a, b string) bool {
+	var x, y any
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return a == b
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // reply is the judge's JSON, with fields loose enough to report type errors per criterion.
@@ -81,9 +132,28 @@ type bounds struct{ lo, hi int }
 // reply is an error (the judge is asked again); a bad value for one criterion, such as a
 // score outside b, becomes that criterion's Err, which asks again for it.
 func parseChecks(text string, mode suite.Mode, ids []string, b bounds) ([]rubric.Check, string, error) {
-	obj, err := extractObject(repairBooleans(text))
+	objs, err := objects(repairBooleans(text))
 	if err != nil {
 		return nil, "", err
+	}
+	canon := map[string]string{}
+	for _, id := range ids {
+		canon[strings.ToLower(id)] = id
+	}
+	obj, ok, err := verdict(objs, func(o string) bool { return checksFor(o, canon) }, `"checks"`)
+	switch {
+	case err != nil:
+		return nil, "", err
+	case !ok:
+		// No object grades the requested criteria: report the last one (a judge that
+		// renamed every id is told what it returned), or the first if none has checks.
+		obj = objs[0]
+		for _, o := range objs {
+			var r reply
+			if json.Unmarshal([]byte(o), &r) == nil && r.Checks != nil {
+				obj = o
+			}
+		}
 	}
 	var r reply
 	if err := json.Unmarshal([]byte(obj), &r); err != nil {
@@ -91,10 +161,6 @@ func parseChecks(text string, mode suite.Mode, ids []string, b bounds) ([]rubric
 	}
 	if r.Checks == nil {
 		return nil, "", errors.New(`reply has no "checks" list`)
-	}
-	canon := map[string]string{}
-	for _, id := range ids {
-		canon[strings.ToLower(id)] = id
 	}
 	var out []rubric.Check
 	for _, raw := range r.Checks {
@@ -126,6 +192,24 @@ func parseChecks(text string, mode suite.Mode, ids []string, b bounds) ([]rubric
 		out = append(out, ch)
 	}
 	return out, r.Overall, nil
+}
+
+// checksFor reports whether obj is a rubric verdict on the requested criteria (canon: their
+// ids in lower case): a "checks" list naming at least one of them.
+func checksFor(obj string, canon map[string]string) bool {
+	var r reply
+	if json.Unmarshal([]byte(obj), &r) != nil {
+		return false
+	}
+	for _, raw := range r.Checks {
+		var id string
+		if json.Unmarshal(raw["id"], &id) == nil {
+			if _, ok := canon[strings.ToLower(id)]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // boolValue accepts JSON booleans and the strings judges write instead ("true", "yes", …).
@@ -198,9 +282,19 @@ type freeform struct {
 // [0, 1]: 1.5, -0.2 or NaN is an unusable reply (asked again, then an error), never clamped
 // into a pass.
 func parseFreeform(text string) (*freeform, error) {
-	obj, err := extractObject(repairBooleans(text))
+	objs, err := objects(repairBooleans(text))
 	if err != nil {
 		return nil, err
+	}
+	obj, ok, err := verdict(objs, func(o string) bool {
+		var raw map[string]json.RawMessage
+		return json.Unmarshal([]byte(o), &raw) == nil && raw["score"] != nil
+	}, `"score"`)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		obj = objs[0]
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(obj), &raw); err != nil {

@@ -257,12 +257,22 @@ func jsonSchema(g *suite.Grader, mode suite.Mode) *llm.Schema {
 		props["score"] = map[string]any{"type": "integer"}
 		check["required"] = []string{"id", "score", "reasoning"}
 	}
-	s := map[string]any{"type": "object", "required": []string{"checks"}, "properties": map[string]any{
-		"checks":            map[string]any{"type": "array", "items": check},
-		"overall_reasoning": map[string]any{"type": "string"},
-	}}
+	// The ids are the requested criteria's, so a vendor that enforces the schema cannot
+	// return a verdict on criteria nobody asked about.
+	if want := ids(g); len(want) > 0 {
+		props["id"] = map[string]any{"type": "string", "enum": want}
+	}
+	// Closed objects with every property required: OpenAI's strict subset, so the vendor
+	// enforces the verdict's shape exactly. The parser stays as lenient as the prompt
+	// (AgentV's): overall_reasoning may still be missing from a reply that was not enforced.
+	check["additionalProperties"] = false
+	s := map[string]any{"type": "object", "required": []string{"checks", "overall_reasoning"}, "additionalProperties": false,
+		"properties": map[string]any{
+			"checks":            map[string]any{"type": "array", "items": check},
+			"overall_reasoning": map[string]any{"type": "string"},
+		}}
 	b, _ := json.Marshal(s)
-	return &llm.Schema{Name: "evalgate_" + string(mode), Schema: b}
+	return &llm.Schema{Name: "evalgate_" + string(mode), Schema: b, Strict: true}
 }
 
 var templateVar = regexp.MustCompile(`\{\{\s*([a-zA-Z0-9_]+)\s*\}\}`)

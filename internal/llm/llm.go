@@ -49,6 +49,9 @@ type Tag struct {
 type Schema struct {
 	Name   string
 	Schema json.RawMessage
+	// Strict says the schema keeps to OpenAI's strict subset (every object closed, every
+	// property required), so the vendor may enforce it exactly (response_format strict).
+	Strict bool `json:",omitempty"`
 }
 
 // Message is one conversation message.

@@ -111,6 +111,22 @@ func BaseURLVars() []string {
 	return vendorValues(func(v *Vendor) string { return v.BaseURLVar })
 }
 
+// EnvVars are every environment variable a vendor's settings default to: keys, base URLs,
+// models and versions.
+func EnvVars() []string {
+	var out []string
+	for _, p := range table {
+		if v := p.Vendor; v != nil {
+			for _, s := range append([]string{v.KeyVar, v.BaseURLVar, v.VersionVar}, v.ModelVars...) {
+				if s != "" && !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // DefaultHosts are the hosts of the vendors' default base URLs: where a key goes when
 // neither the entry nor the environment names one.
 func DefaultHosts() []string {

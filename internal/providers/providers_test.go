@@ -92,3 +92,20 @@ func TestDerivedLists(t *testing.T) {
 		}
 	}
 }
+
+func TestEnvVars(t *testing.T) {
+	t.Parallel()
+	got := EnvVars()
+	for _, want := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "ANTHROPIC_API_KEY"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("EnvVars() = %v, lacks %s", got, want)
+		}
+	}
+	seen := map[string]bool{}
+	for _, v := range got {
+		if v == "" || seen[v] {
+			t.Errorf("EnvVars() = %v: empty or repeated %q", got, v)
+		}
+		seen[v] = true
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -115,6 +116,14 @@ func cutPrefixFold(s string, prefixes ...string) (string, bool) {
 		}
 	}
 	return s, false
+}
+
+// Has reports whether v is one of the values scrubbed (as given, spaces trimmed): a value
+// evalgate holds as a credential.
+func (r *Redactor) Has(v string) bool {
+	_, secrets, _ := r.state()
+	v = strings.TrimSpace(v)
+	return len(v) >= minLen && slices.Contains(secrets, v)
 }
 
 // Empty reports whether the Redactor has nothing to scrub.

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 )
@@ -101,4 +102,44 @@ func TestAddGrows(t *testing.T) {
 	if r.Empty() || r.String("x late-secret") != "x ***" {
 		t.Fatalf("after Add: %q", r.String("x late-secret"))
 	}
+}
+
+func TestHas(t *testing.T) {
+	t.Parallel()
+	r := New("postgres://app:hunter2@db/prod", "short")
+	for v, want := range map[string]bool{"postgres://app:hunter2@db/prod": true, " postgres://app:hunter2@db/prod\n": true, "postgres://app": false, "short": false, "": false} {
+		if got := r.Has(v); got != want {
+			t.Errorf("Has(%q) = %v, want %v", v, got, want)
+		}
+	}
+	if (*Redactor)(nil).Has("anything-long") {
+		t.Error("nil has a secret")
+	}
+}
+
+func TestValue(t *testing.T) {
+	t.Parallel()
+	type inner struct {
+		Text   string
+		hidden string
+	}
+	type model struct {
+		ID      string
+		Ptr     *inner
+		List    []inner
+		Details map[string]any
+		Err     error
+	}
+	const secret = "postgres://app:hunter2@db/prod"
+	m := &model{ID: "db-" + secret, Ptr: &inner{Text: secret, hidden: secret}, List: []inner{{Text: "x " + secret}},
+		Details: map[string]any{secret: "k", "v": []any{secret, 3}, "n": map[string]any{"deep": secret}}, Err: io.EOF}
+	New(secret).Value(m)
+	if m.ID != "db-***" || m.Ptr.Text != "***" || m.List[0].Text != "x ***" || m.Ptr.hidden != secret || m.Err != io.EOF {
+		t.Fatalf("%+v %+v", m, m.Ptr)
+	}
+	if _, ok := m.Details[secret]; ok || m.Details["***"] != "k" || m.Details["v"].([]any)[0] != "***" || m.Details["n"].(map[string]any)["deep"] != "***" {
+		t.Fatalf("details %v", m.Details)
+	}
+	New().Value(m) // nothing to scrub: nothing changes, no panic
+	(*Redactor)(nil).Value(m)
 }

@@ -1,6 +1,8 @@
 // Package safetext makes text from the repository, agents and models safe to put on one of
 // evalgate's own output lines: the Actions runner reads any line that starts with "::" as a
-// workflow command (::add-mask::, ::error:: …), so such text must not be able to start a line.
+// workflow command (::add-mask::, ::error:: …), so such text must not be able to start a line;
+// it also obeys the legacy form ##[command] anywhere in a line, which NoCommands (for whole
+// lines, through a LineWriter) breaks.
 // It also holds the one way to cut text to a limit (Truncate and its variants) without leaving
 // half a character behind.
 package safetext

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,29 +42,43 @@ func (r *reader) interp(n *yaml.Node, s string) string {
 
 // envValue is one interpolated variable. A credential-looking variable is refused anywhere
 // but a credential field of targets.yaml: interpolated into a test id, a prompt or a base_url,
-// the value would reach the PR comment, the judge or a host the PR chose.
+// the value would reach the PR comment, the judge or a host the PR chose. With an EnvPolicy,
+// any other variable must be allowed by it (see EnvPolicy.allows).
 func (r *reader) envValue(n *yaml.Node, name, written string) string {
 	if looksLikeCredential(name) && !r.field.cred {
 		r.errorf(n, "%s looks like a credential; credentials may only be interpolated into api_key or env of targets.yaml", written)
 		return ""
 	}
+	if p := r.opts.Env; !p.allows(name, r.field) {
+		msg := fmt.Sprintf("%s reads an environment variable that is not allowed; declare it with the action input env_allow: %s (or evalgate --allow-env %s), or use it in a credential field of targets.yaml", written, name, name)
+		if !p.Warn {
+			r.errorf(n, "%s", msg)
+			return ""
+		}
+		r.warnf(n, "%s (evalgate run refuses it)", msg)
+	}
 	v := r.getenv(name)
 	if !r.field.targets {
 		return v
+	}
+	if r.field.path != "" && !slices.Contains(r.reads[r.field.path], name) {
+		r.reads[r.field.path] = append(r.reads[r.field.path], name)
 	}
 	switch {
 	case v == "":
 		if _, ok := r.unset[r.field.path]; !ok {
 			r.unset[r.field.path] = name
 		}
-	case r.field.cred && (looksLikeCredential(name) || looksLikeCredential(r.field.key) || credentialField(r.field.key)):
+	case r.field.cred && !Builtin(name) && !publicVar(name):
+		// Whatever a credential field reads from the environment is treated as a secret:
+		// env: DATABASE_URL: ${{ DATABASE_URL }} names no credential, and holds one.
 		r.secrets = append(r.secrets, v)
 	}
 	return v
 }
 
 func (r *reader) getenv(k string) string {
-	if k == "AGENTV_REPO_ROOT" {
+	if k == repoRootVar {
 		if v := r.callGetenv(k); v != "" {
 			return v
 		}

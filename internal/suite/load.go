@@ -25,6 +25,8 @@ type LoadOptions struct {
 	Root string
 	// Getenv reads ${{ VAR }} values (nil = no variables).
 	Getenv func(string) string
+	// Env says which variables ${{ VAR }} may read; nil reads any, as AgentV does.
+	Env *EnvPolicy
 	// MaxFileSize bounds each file read, 0 = DefaultMaxFileSize.
 	MaxFileSize int64
 	// Trials is the run's trial count override (--trials, the trials input; 0 = none): with

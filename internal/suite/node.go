@@ -41,6 +41,8 @@ type reader struct {
 	// fields and the settings that named an unset variable (key → variable).
 	secrets []string
 	unset   map[string]string
+	// reads collects, for targets.yaml, the variables each setting interpolated.
+	reads map[string][]string
 }
 
 func (r *reader) pos(n *yaml.Node) Pos {

@@ -41,6 +41,8 @@ type TargetConfig struct {
 	// ${{ VAR }} it referenced that was unset or empty. Such a setting reads as "", and must
 	// not silently fall back to a vendor default: see UnsetError.
 	Unset map[string]string
+	// Reads names, per setting (dotted path as in Unset), the variables its ${{ VAR }}s read.
+	Reads map[string][]string
 	Pos   Pos
 	// keyPos are the positions of the entry's keys.
 	keyPos map[string]Pos
@@ -61,8 +63,16 @@ func (t *TargetConfig) UnsetError(key string) error {
 	return fmt.Errorf("%s: target %s: %s: ${{ %s }} is not set (set the %s environment variable)", pos, t.Name, key, v, v)
 }
 
-// Secrets are the values interpolated into credential fields (api_key, tokens, env values of
-// credential-looking variables), and the values written in credential fields: the publisher
+// PosOf is where the entry writes key (the entry's own position when it does not).
+func (t *TargetConfig) PosOf(key string) Pos {
+	if p, ok := t.keyPos[key]; ok {
+		return p
+	}
+	return t.Pos
+}
+
+// Secrets are the values interpolated into credential fields (api_key, tokens, env values),
+// and the values written in credential fields: the publisher
 // masks and scrubs them. Values shorter than 4 bytes are left out: scrubbing them would
 // garble every text, and no real credential is that short.
 func (f *TargetsFile) Secrets() []string {
@@ -205,13 +215,16 @@ func (r *reader) target(n *yaml.Node) *TargetConfig {
 		r.errorf(n, "a target must be a mapping, not %s", kindOf(n))
 		return nil
 	}
-	r.field, r.unset = field{targets: true}, map[string]string{}
+	r.field, r.unset, r.reads = field{targets: true}, map[string]string{}, map[string][]string{}
 	settings, _ := r.value(n).(map[string]any)
-	unset := r.unset
-	r.field, r.unset = field{}, nil
+	unset, reads := r.unset, r.reads
+	r.field, r.unset, r.reads = field{}, nil, nil
 	t := &TargetConfig{Settings: settings, Dir: r.dir, Root: r.opts.Root, Pos: r.pos(n), keyPos: map[string]Pos{}}
 	if len(unset) > 0 {
 		t.Unset = unset
+	}
+	if len(reads) > 0 {
+		t.Reads = reads
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		t.keyPos[n.Content[i].Value] = r.pos(n.Content[i])

@@ -31,6 +31,11 @@ type Request struct {
 	Schema bool
 	Header http.Header
 	Body   json.RawMessage
+
+	// StrictSchema is true when the request asked the vendor to enforce the schema exactly
+	// (OpenAI's strict); SchemaJSON is the schema asked for.
+	StrictSchema bool
+	SchemaJSON   json.RawMessage
 }
 
 // Message is a conversation turn of a request.

@@ -39,6 +39,7 @@ func decode(hr *http.Request, body []byte) (*Request, bool) {
 	r.Model, r.Temperature = raw.Model, raw.Temperature
 	r.MaxTokens = max(raw.MaxTokens, raw.MaxCompletion, raw.MaxOutputTokens)
 	r.Schema = raw.ResponseFormat.Type == "json_schema" || raw.Text.Format.Type == "json_schema" || raw.OutputConfig.Format.Type == "json_schema"
+	r.StrictSchema, r.SchemaJSON = schemaOf(body)
 	r.System = textOf(raw.System) + raw.Instructions
 	msgs := raw.Messages
 	if len(raw.Input) > 0 {
@@ -140,4 +141,36 @@ func orObject(s string) string {
 		return s
 	}
 	return fmt.Sprintf("{%q:%q}", "raw", s)
+}
+
+// jsonSchema is a structured-output format as the three wires write it.
+type jsonSchema struct {
+	Strict bool            `json:"strict"`
+	Schema json.RawMessage `json:"schema"`
+}
+
+// schemaOf reads the schema a request asked for and whether it asked for it strictly:
+// response_format.json_schema (chat), text.format (Responses) or output_config.format
+// (Anthropic).
+func schemaOf(body []byte) (bool, json.RawMessage) {
+	var raw struct {
+		ResponseFormat struct {
+			JSONSchema jsonSchema `json:"json_schema"`
+		} `json:"response_format"`
+		Text struct {
+			Format jsonSchema `json:"format"`
+		} `json:"text"`
+		OutputConfig struct {
+			Format jsonSchema `json:"format"`
+		} `json:"output_config"`
+	}
+	if json.Unmarshal(body, &raw) != nil {
+		return false, nil
+	}
+	for _, f := range []jsonSchema{raw.ResponseFormat.JSONSchema, raw.Text.Format, raw.OutputConfig.Format} {
+		if len(f.Schema) > 0 {
+			return f.Strict, f.Schema
+		}
+	}
+	return false, nil
 }

@@ -42,7 +42,7 @@ func (c *Client) chat(ctx context.Context, req *llm.Request) (*llm.Response, err
 			return nil, err
 		}
 		p.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: req.Schema.Name, Schema: s},
+			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: req.Schema.Name, Schema: s, Strict: strict(req)},
 		}}
 	}
 	cc, err := c.sdk.Chat.Completions.New(ctx, p)
@@ -94,7 +94,7 @@ func (c *Client) responses(ctx context.Context, req *llm.Request) (*llm.Response
 			return nil, err
 		}
 		p.Text = responses.ResponseTextConfigParam{Format: responses.ResponseFormatTextConfigUnionParam{
-			OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: req.Schema.Name, Schema: s},
+			OfJSONSchema: &responses.ResponseFormatTextJSONSchemaConfigParam{Name: req.Schema.Name, Schema: s, Strict: strict(req)},
 		}}
 	}
 	r, err := c.sdk.Responses.New(ctx, p)
@@ -112,4 +112,12 @@ func (c *Client) responses(ctx context.Context, req *llm.Request) (*llm.Response
 		}
 	}
 	return resp, nil
+}
+
+// strict asks the vendor to enforce a schema that keeps to its strict subset exactly.
+func strict(req *llm.Request) param.Opt[bool] {
+	if req.Schema.Strict {
+		return param.NewOpt(true)
+	}
+	return param.Opt[bool]{}
 }
