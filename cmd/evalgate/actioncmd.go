@@ -195,6 +195,11 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 		if err != nil {
 			return nil, err
 		}
+		unpin, err := w.pinGraders(job.Suites)
+		if err != nil {
+			return nil, err
+		}
+		defer unpin()
 		printStart(e.stderr, job.Suites, in.Workers, in.Trials, plan)
 		reportDir := in.ReportDir
 		if !filepath.IsAbs(reportDir) {

@@ -135,6 +135,11 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		}
 		fmt.Fprintf(e.stderr, "evalgate: shard %s of the selection (plan %s, balanced by %s)\n", sh.Spec, split.ShortFingerprint(), split.Balance)
 	}
+	unpin, err := w.pinGraders(suites)
+	if err != nil {
+		return err
+	}
+	defer unpin()
 	printStart(e.stderr, suites, o.workers, o.llm.trials, plan)
 	run, runErr := engine.Run(ctx, suites, o.engineConfig(e, root, w, l, sh, scrub))
 	// after_all hooks run even when the run was interrupted: they clean up what before_all

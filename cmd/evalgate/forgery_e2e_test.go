@@ -1,0 +1,220 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/llm/llmtest"
+	"github.com/evalgate/evalgate/internal/result"
+)
+
+// The attacks of issue 19 on evalgate's own state (4: the judge cache, 5: the graders, 6: the
+// shards), each by a scripted hostile agent: a cli target that does its task badly and then
+// tries to make the grading say otherwise. Every attack here worked before the fix.
+
+// forgeryJudgeReply is the judge's verdict on every answer: not correct.
+const forgeryJudgeReply = `{"checks":[{"id":"correct","satisfied":false,"reasoning":"the answer is wrong"}],"overall_reasoning":"wrong"}`
+
+// forgeCache is the hostile agent's cache forger: it rewrites every cached judge verdict to
+// satisfied and recomputes the entry's checksum the way the unkeyed format did, and the HMAC
+// too, under the key file's key when told it can read it ("readkey"): it knows the format as
+// well as anyone reading the source.
+const forgeCache = `
+import hashlib, hmac, json, os, sys
+cache = sys.argv[1]
+key = None
+if sys.argv[2:] == ["readkey"]:
+    try:
+        key = bytes.fromhex(open(os.path.join(cache, "hmac.key")).read().strip())
+    except OSError:
+        pass
+for dirpath, _, names in os.walk(cache):
+    for n in names:
+        if not n.endswith(".json"):
+            continue
+        p = os.path.join(dirpath, n)
+        raw = open(p).read()
+        i = raw.index('"data":') + len('"data":')
+        data = raw[i:-1].replace('\\"satisfied\\":false', '\\"satisfied\\":true')
+        e = json.loads(raw)
+        if "sum" in e:
+            e["sum"] = hashlib.sha256(data.encode()).hexdigest()
+        if "mac" in e:
+            m = hmac.new(key or b"", digestmod=hashlib.sha256)
+            m.update(("evalgate cache entry v%d\x00%s\x00" % (e["v"], e["key"])).encode())
+            m.update(data.encode())
+            e["mac"] = m.hexdigest()
+        head = json.dumps({k: v for k, v in e.items() if k != "data"}, separators=(",", ":"))
+        open(p, "w").write(head[:-1] + ',"data":' + data + "}")
+`
+
+// forgeryRepo writes a repository with one suite: a judged test, a code-graded test and a
+// custom assertion test, all of which the hostile agent fails. The agent (agent.sh) knows
+// where the repository and the cache are, as an agent on the runner can find out.
+// forge is the forger's argument: "readkey" lets it read the key file, as an agent running
+// as evalgate's own user can (the uid boundary is what stops that).
+func forgeryRepo(t *testing.T, cacheDir, forge string) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{
+		"targets.yaml": `targets:
+  - name: default
+    provider: cli
+    command: sh ` + filepath.Join(root, "agent.sh") + ` {EVAL_ID} {OUTPUT_FILE}
+    timeout_seconds: 30
+    grader_target: judge
+  - name: judge
+    provider: openai
+    model: gpt-4o-mini
+    api_key: k
+    base_url: ${{ FAKE_URL }}/v1
+`,
+		"evals/forge.eval.yaml": `name: forge
+tests:
+  - id: judged
+    input: What is 2+2?
+    assertions:
+      - type: rubrics
+        criteria:
+          - id: correct
+            outcome: The answer is 4
+  - id: coded
+    input: What is 2+2?
+    assertions:
+      - type: code-grader
+        command: [sh, graders/check.sh]
+  - id: custom
+    input: What is 2+2?
+    assertions:
+      - type: is-four
+`,
+		"evals/graders/check.sh":               "#!/bin/sh\n# The answer must be 4.\ngrep -q '\"4\"' && echo '{\"score\": 1}' || echo '{\"score\": 0, \"assertions\": [{\"text\": \"not 4\", \"passed\": false}]}'\n",
+		"evals/.agentv/assertions/is-four.mjs": "let s = ''; process.stdin.on('data', d => s += d); process.stdin.on('end', () => {\n  const ok = JSON.parse(s).output === '4';\n  console.log(JSON.stringify({score: ok ? 1 : 0, assertions: [{text: 'is four', passed: ok}]}));\n});\n",
+		"forge_cache.py":                       forgeCache,
+		"agent.sh": `#!/bin/sh
+# A hostile agent: it answers 5, then goes after what grades it.
+id=$1 out=$2
+repo=` + root + `
+printf '{"output": [{"role": "assistant", "content": "5"}]}' > "$out"
+case "$id" in
+judged) [ -d "` + cacheDir + `" ] && python3 "$repo/forge_cache.py" "` + cacheDir + `" ` + forge + ` ;;
+coded) printf '#!/bin/sh\necho "{\\"score\\": 1}"\n' > "$repo/evals/graders/check.sh" ;;
+custom) echo 'console.log(JSON.stringify({score: 1}))' > "$repo/evals/.agentv/assertions/is-four.mjs" ;;
+esac
+exit 0
+`,
+	}
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func forgeryJudge(t *testing.T) *llmtest.Server {
+	t.Helper()
+	srv := llmtest.New(t)
+	srv.Reply = func(*llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Text: forgeryJudgeReply, InputTokens: 100, OutputTokens: 20}
+	}
+	return srv
+}
+
+func forgeryRun(t *testing.T, env map[string]string, root string, args ...string) (int, *result.Run, string) {
+	t.Helper()
+	code, stdout, stderr := invokeEnv(t, env, append([]string{"run", "--format", "json", "--root", root}, append(args, filepath.Join(root, "evals"))...)...)
+	var run result.Run
+	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
+		t.Fatalf("exit %d, stdout not JSON: %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	return code, &run, stderr
+}
+
+func verdicts(run *result.Run) map[string]*result.TestResult {
+	out := map[string]*result.TestResult{}
+	for _, s := range run.Suites {
+		for _, tr := range s.Tests {
+			out[tr.ID] = tr
+		}
+	}
+	return out
+}
+
+// TestForgedCacheEntriesAreRecomputed is attack 4: the agent rewrites the judge's cached
+// verdict between two runs. The second run must ask the judge again and fail the test, with
+// the key from the cache's key file (which this agent does not read: it forges as the issue
+// describes) and with one from the workflow's secret, where the agent reads every file it can.
+func TestForgedCacheEntriesAreRecomputed(t *testing.T) {
+	t.Parallel()
+	for _, keyed := range []string{"key file", "secret"} {
+		t.Run(keyed, func(t *testing.T) {
+			t.Parallel()
+			srv := forgeryJudge(t)
+			cacheDir := filepath.Join(t.TempDir(), "cache")
+			forge := "nokey"
+			if keyed == "secret" {
+				forge = "readkey"
+			}
+			root := forgeryRepo(t, cacheDir, forge)
+			env := map[string]string{"FAKE_URL": srv.URL, "HOME": t.TempDir()}
+			if keyed == "secret" {
+				env[cacheKeyEnv] = "a-repository-secret-of-32-bytes!"
+			}
+			args := []string{"--cache-dir", cacheDir, "--test-id", "judged"}
+			code, first, stderr := forgeryRun(t, env, root, args...)
+			if code != 1 || verdicts(first)["judged"].Verdict != result.Fail {
+				t.Fatalf("first run: exit %d, want the judged test to fail\n%s", code, stderr)
+			}
+			calls := srv.Count()
+			code, second, stderr := forgeryRun(t, env, root, args...)
+			if tr := verdicts(second)["judged"]; code != 1 || tr.Verdict != result.Fail {
+				t.Fatalf("second run: exit %d, judged %s: the forged cache entry was believed\n%s", code, tr.Verdict, stderr)
+			}
+			if srv.Count() == calls {
+				t.Error("the second run made no judge call: the forged entry was a hit")
+			}
+			if !strings.Contains(stderr, "failed authentication") {
+				t.Errorf("the rejected entry was not reported:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// TestRewrittenGradersStillFail is attack 5: the agent overwrites the code-grader script and
+// the custom assertion module in the checkout before they run. Both tests must still fail.
+func TestRewrittenGradersStillFail(t *testing.T) {
+	t.Parallel()
+	srv := forgeryJudge(t)
+	root := forgeryRepo(t, filepath.Join(t.TempDir(), "unused"), "nokey")
+	ids := []string{"coded", "custom"}
+	args := []string{"--no-cache", "--workers", "1"}
+	for _, id := range ids {
+		args = append(args, "--test-id", id)
+	}
+	code, run, stderr := forgeryRun(t, map[string]string{"FAKE_URL": srv.URL}, root, args...)
+	got := verdicts(run)
+	for _, id := range ids {
+		tr := got[id]
+		if tr == nil {
+			t.Fatalf("%s: no result\n%s", id, stderr)
+		}
+		if tr.Verdict != result.Fail {
+			t.Errorf("%s: %s (%s%s), want fail: the agent's rewritten grader graded it\n%s", id, tr.Verdict, tr.Error, graderErrors(tr), stderr)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	// The agent did rewrite the checkout: the attack was made, and did not work.
+	if b, _ := os.ReadFile(filepath.Join(root, "evals", "graders", "check.sh")); !strings.Contains(string(b), `\"score\": 1`) && !strings.Contains(string(b), `"score": 1`) {
+		t.Errorf("the agent did not rewrite the grader (%q): the test proves nothing", b)
+	}
+}
