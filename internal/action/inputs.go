@@ -111,8 +111,8 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 	switch {
 	case in.Shard != nil && in.Merge != "":
 		return in, fmt.Errorf("inputs shard and merge exclude each other: the shards run in a matrix job, the merge in a job that needs it")
-	case in.ShardDurations != "" && in.Shard == nil:
-		return in, fmt.Errorf("input shard_durations needs shard")
+	case in.ShardDurations != "" && in.Shard == nil && in.Merge == "":
+		return in, fmt.Errorf("input shard_durations needs shard (or merge, which re-plans the split with it)")
 	}
 	in.Baseline = strings.TrimSpace(get("baseline"))
 	in.BaselineArtifact = or(strings.TrimSpace(get("baseline_artifact")), baseline.DefaultArtifact)

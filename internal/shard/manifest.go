@@ -83,13 +83,14 @@ func readHead(path string) (*Manifest, error) {
 			Version     int    `json:"version"`
 			Count       int    `json:"count"`
 			Fingerprint string `json:"fingerprint"`
+			Salt        string `json:"salt"`
 		} `json:"plan"`
 	}
 	if err := decodeFile(path, &head); err != nil {
 		return nil, err
 	}
 	m := head.Manifest
-	m.Plan = &Plan{Version: head.Plan.Version, Count: head.Plan.Count, Fingerprint: head.Plan.Fingerprint}
+	m.Plan = &Plan{Version: head.Plan.Version, Count: head.Plan.Count, Fingerprint: head.Plan.Fingerprint, Salt: head.Plan.Salt}
 	if err := m.check(); err != nil {
 		return nil, fmt.Errorf("shard manifest %s: %w", path, err)
 	}
