@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/llm/llmtest"
@@ -216,5 +220,105 @@ func TestRewrittenGradersStillFail(t *testing.T) {
 	// The agent did rewrite the checkout: the attack was made, and did not work.
 	if b, _ := os.ReadFile(filepath.Join(root, "evals", "graders", "check.sh")); !strings.Contains(string(b), `\"score\": 1`) && !strings.Contains(string(b), `"score": 1`) {
 		t.Errorf("the agent did not rewrite the grader (%q): the test proves nothing", b)
+	}
+}
+
+// forgeryProcessEnv carries the arguments of evalgate run as a process of its own (see
+// TestForgeryEvalgateProcess): an agent can kill that process, as a shard's agent can kill
+// evalgate when they share a user.
+const forgeryProcessEnv = "EVALGATE_FORGERY_ARGS"
+
+// TestForgeryEvalgateProcess is not a test: run with forgeryProcessEnv set, it is evalgate,
+// writing its pid where the hostile agent looks for it. Without it, it does nothing.
+func TestForgeryEvalgateProcess(t *testing.T) {
+	raw := os.Getenv(forgeryProcessEnv)
+	if raw == "" {
+		return
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(raw), &args); err != nil {
+		os.Exit(3)
+	}
+	if err := os.WriteFile(os.Getenv("EVALGATE_FORGERY_PIDFILE"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		os.Exit(3)
+	}
+	os.Exit(run(context.Background(), args, strings.NewReader(""), os.Stdout, os.Stderr, os.Getenv))
+}
+
+// TestForgedShardIsRefused is attack 6: a shard's agent writes a shard.json and results.json
+// of its own into the shard's report directory — a plan of only the test that passes, made
+// beforehand with evalgate itself, so it is consistent and carries a fingerprint that checks —
+// and kills evalgate before it writes the real ones. The merge must refuse the shard and fail.
+func TestForgedShardIsRefused(t *testing.T) {
+	t.Parallel()
+	root, scratch := t.TempDir(), t.TempDir()
+	forged, shardDir := filepath.Join(scratch, "forged"), filepath.Join(scratch, "shard-1")
+	pidFile := filepath.Join(scratch, "evalgate.pid")
+	files := map[string]string{
+		"targets.yaml": "targets:\n  - name: default\n    provider: cli\n    command: sh " + filepath.Join(root, "agent.sh") + " {EVAL_ID} {OUTPUT_FILE}\n    timeout_seconds: 30\n",
+		"evals/shard.eval.yaml": `name: shard
+tests:
+  - id: good
+    input: What is 2+2?
+    assertions:
+      - type: contains
+        value: "4"
+  - id: bad
+    input: What is 2+3 minus 1?
+    assertions:
+      - type: contains
+        value: "4"
+`,
+		// The agent gets "bad" wrong, then swaps in the forged partial result and kills
+		// evalgate, so that evalgate never writes its own.
+		"agent.sh": `#!/bin/sh
+id=$1 out=$2
+case "$id" in
+good) printf '{"output": [{"role": "assistant", "content": "4"}]}' > "$out" ;;
+bad)
+  printf '{"output": [{"role": "assistant", "content": "5"}]}' > "$out"
+  if [ -f ` + forged + `/shard.json ]; then
+    mkdir -p ` + shardDir + `
+    cp ` + forged + `/results.json ` + forged + `/shard.json ` + shardDir + `/
+    kill -9 "$(cat ` + pidFile + `)"
+    sleep 5
+  fi ;;
+esac
+`,
+	}
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evals := filepath.Join(root, "evals")
+	// The forgery, made beforehand: a real one-shard run of the test that passes.
+	if code, _, stderr := invoke(t, "run", "--root", root, "--no-cache", "--shard", "1/1", "--test-id", "good", "--out", forged, evals); code != 0 {
+		t.Fatalf("preparing the forgery: exit %d\n%s", code, stderr)
+	}
+	// The shard, as a process of its own that its agent kills.
+	args, _ := json.Marshal([]string{"run", "--root", root, "--no-cache", "--workers", "1", "--shard", "1/1", "--out", shardDir, evals})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestForgeryEvalgateProcess$")
+	cmd.Env = append(os.Environ(), forgeryProcessEnv+"="+string(args), "EVALGATE_FORGERY_PIDFILE="+pidFile)
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the shard was not killed by its agent (%v):\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(shardDir, "shard.json")); err != nil {
+		t.Fatalf("the agent left no forged manifest: %v", err)
+	}
+	code, table, stderr := invoke(t, "merge", "--root", root, "--path", evals, shardDir)
+	if code != 1 {
+		t.Fatalf("merge of the forged shard: exit %d, want 1 (the gate fails)\n%s\n%s", code, table, stderr)
+	}
+	if !strings.Contains(stderr, "REFUSED shard 1/1") || !strings.Contains(stderr, "leaves out test evals/shard.eval.yaml: bad") {
+		t.Errorf("the refusal does not say why:\n%s", stderr)
+	}
+	if !strings.Contains(table, "error") {
+		t.Errorf("the forged shard's tests are not errors:\n%s", table)
 	}
 }
