@@ -91,7 +91,9 @@ func Snapshot(root, dir string, suites []*suite.Suite) (*Pristine, error) {
 		if err := p.copyTree(tree, &budget); err != nil {
 			return nil, err
 		}
-		p.linkNodeModules(tree)
+		if err := p.resolveFrom(tree); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -231,21 +233,40 @@ func (p *Pristine) copyTree(tree string, budget *int64) error {
 	return err
 }
 
-// linkNodeModules links the node_modules directories a copied module would resolve from
-// (its directory and every one above it, up to the root) into the copy.
-func (p *Pristine) linkNodeModules(tree string) {
+// projectFiles are the files above a script that decide how its runtime reads it: whether a
+// .js file is an ES module, how TypeScript is compiled.
+var projectFiles = []string{"package.json", "tsconfig.json", "bunfig.toml", "deno.json"}
+
+// resolveFrom gives the copy what a copied module resolves from in the directories above it,
+// up to the root: their node_modules directories, linked (dependencies come from where they
+// are installed), and their project files, copied.
+func (p *Pristine) resolveFrom(tree string) error {
 	for dir := tree; fsroot.Within(p.root, dir); dir = filepath.Dir(dir) {
 		nm := filepath.Join(dir, "node_modules")
 		if fi, err := os.Stat(nm); err == nil && fi.IsDir() {
 			dst := p.copyPath(nm)
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err == nil {
-				_ = os.Symlink(nm, dst)
+			if _, err := os.Lstat(dst); err != nil {
+				if err := os.MkdirAll(filepath.Dir(dst), 0o755); err == nil {
+					_ = os.Symlink(nm, dst)
+				}
+			}
+		}
+		for _, name := range projectFiles {
+			f := filepath.Join(dir, name)
+			if _, done := p.sums[p.copyPath(f)]; done || !isFile(f) {
+				continue
+			}
+			if real, ok := p.inRepo(f); ok {
+				if err := p.pin(f, real); err != nil {
+					return err
+				}
 			}
 		}
 		if dir == p.root || dir == filepath.Dir(dir) {
-			return
+			return nil
 		}
 	}
+	return nil
 }
 
 // copyFile copies a regular file, keeping its execute bits, and returns its SHA-256.

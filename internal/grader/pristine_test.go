@@ -154,3 +154,29 @@ func write(t *testing.T, root, name, body string) {
 		t.Fatal(err)
 	}
 }
+
+// TestPristineResolvesLikeTheCheckout checks that a copied module finds what it would find in
+// the checkout: the project's package.json (copied) and node_modules (linked).
+func TestPristineResolvesLikeTheCheckout(t *testing.T) {
+	t.Parallel()
+	g := spec("never", nil)
+	root, s := pristineRepo(t, g)
+	g.Custom = filepath.Join(root, "evals/.agentv/assertions/never.mjs")
+	write(t, root, "package.json", `{"type": "module"}`)
+	if err := os.MkdirAll(filepath.Join(root, "node_modules", "@agentv", "sdk"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyDir := filepath.Join(t.TempDir(), "copy")
+	if _, err := Snapshot(root, copyDir, []*suite.Suite{s}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(copyDir, "package.json")); err != nil || !strings.Contains(string(b), "module") {
+		t.Errorf("package.json not copied: %q %v", b, err)
+	}
+	if target, err := os.Readlink(filepath.Join(copyDir, "node_modules")); err != nil || target != filepath.Join(root, "node_modules") {
+		t.Errorf("node_modules link = %q, %v; want a link to the checkout's", target, err)
+	}
+	if _, err := os.Stat(filepath.Join(copyDir, "evals", ".agentv", "assertions", "never.mjs")); err != nil {
+		t.Errorf("module not copied: %v", err)
+	}
+}
