@@ -19,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
 )
@@ -84,7 +85,11 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	if err != nil {
 		return err
 	}
-	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun,
+	shardKey := getenv(shard.KeyEnv)
+	if err := shard.CheckKey(shardKey); err != nil {
+		return usageErr("%w", err)
+	}
+	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun, ShardKey: shardKey,
 		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub,
 		Load: func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
 			return discoverAndLoad(e, root, patterns)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -246,32 +247,58 @@ func TestForgeryEvalgateProcess(t *testing.T) {
 }
 
 // TestForgedShardIsRefused is attack 6: a shard's agent writes a shard.json and results.json
-// of its own into the shard's report directory — a plan of only the test that passes, made
-// beforehand with evalgate itself, so it is consistent and carries a fingerprint that checks —
-// and kills evalgate before it writes the real ones. The merge must refuse the shard and fail.
+// of its own into the shard's report directory — made beforehand with evalgate itself, so they
+// are consistent and their fingerprint checks — and kills evalgate before it writes the real
+// ones. The merge must refuse the shard and fail: by re-planning, when the forgery plans other
+// tests; by the workflow's shard key, when it is the real plan with forged verdicts.
 func TestForgedShardIsRefused(t *testing.T) {
 	t.Parallel()
-	root, scratch := t.TempDir(), t.TempDir()
-	forged, shardDir := filepath.Join(scratch, "forged"), filepath.Join(scratch, "shard-1")
-	pidFile := filepath.Join(scratch, "evalgate.pid")
-	files := map[string]string{
-		"targets.yaml": "targets:\n  - name: default\n    provider: cli\n    command: sh " + filepath.Join(root, "agent.sh") + " {EVAL_ID} {OUTPUT_FILE}\n    timeout_seconds: 30\n",
-		"evals/shard.eval.yaml": `name: shard
-tests:
-  - id: good
-    input: What is 2+2?
-    assertions:
-      - type: contains
-        value: "4"
-  - id: bad
-    input: What is 2+3 minus 1?
-    assertions:
-      - type: contains
-        value: "4"
-`,
-		// The agent gets "bad" wrong, then swaps in the forged partial result and kills
-		// evalgate, so that evalgate never writes its own.
-		"agent.sh": `#!/bin/sh
+	tests := []struct {
+		name string
+		// count is the matrix's size; forge are the flags of the forger's run; honest makes
+		// its agent pass every test.
+		count  int
+		forge  []string
+		honest bool
+		key    string
+		reason string
+	}{
+		// One shard: nothing to disagree with but the merge's own plan.
+		{"a plan of only the test that passes", 1, []string{"--test-id", "good"}, false, "",
+			"it leaves out test evals/"},
+		// Two shards agreeing on the real plan: only the key tells the forgery.
+		{"the real plan with forged verdicts, shards signed", 2, nil, true, "the-workflow's-shard-secret",
+			"is not signed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, table, stderr := forgedShardMerge(t, tt.count, tt.forge, tt.honest, tt.key)
+			if code != 1 {
+				t.Fatalf("merge of the forged shard: exit %d, want 1 (the gate fails)\n%s\n%s", code, table, stderr)
+			}
+			if !strings.Contains(stderr, fmt.Sprintf("REFUSED shard 1/%d", tt.count)) || !strings.Contains(stderr, tt.reason) {
+				t.Errorf("the refusal does not say %q:\n%s", tt.reason, stderr)
+			}
+			if !strings.Contains(table, "was refused") {
+				t.Errorf("the forged shard's tests are not errors naming the refusal:\n%s", table)
+			}
+		})
+	}
+}
+
+// shardRepo writes the sharded suite's repository; the agent answers every question right
+// when honest, else it gets "bad" wrong and, when a forgery is ready, swaps it into its
+// shard's report directory and kills evalgate.
+func shardRepo(t *testing.T, honest bool, forged, shardDir, pidFile string) string {
+	t.Helper()
+	root := t.TempDir()
+	agent := `#!/bin/sh
+id=$1 out=$2
+printf '{"output": [{"role": "assistant", "content": "4"}]}' > "$out"
+`
+	if !honest {
+		agent = `#!/bin/sh
 id=$1 out=$2
 case "$id" in
 good) printf '{"output": [{"role": "assistant", "content": "4"}]}' > "$out" ;;
@@ -283,8 +310,36 @@ bad)
     kill -9 "$(cat ` + pidFile + `)"
     sleep 5
   fi ;;
+*) printf '{"output": [{"role": "assistant", "content": "4"}]}' > "$out" ;;
 esac
+`
+	}
+	files := map[string]string{
+		"targets.yaml": "targets:\n  - name: default\n    provider: cli\n    command: sh " + filepath.Join(root, "agent.sh") + " {EVAL_ID} {OUTPUT_FILE}\n    timeout_seconds: 30\n",
+		// Two suites, so that a 2-shard plan puts good and bad in shard 1 and other in 2.
+		"evals/shard.eval.yaml": `name: shard
+tests:
+  - id: good
+    input: What is 2+2?
+    assertions:
+      - type: contains
+        value: "4"
+  - id: bad
+    input: What is 2+3 minus 1?
+    depends_on: [good]
+    assertions:
+      - type: contains
+        value: "4"
 `,
+		"evals/other.eval.yaml": `name: other
+tests:
+  - id: other
+    input: What is 1+3?
+    assertions:
+      - type: contains
+        value: "4"
+`,
+		"agent.sh": agent,
 	}
 	for name, body := range files {
 		p := filepath.Join(root, name)
@@ -295,30 +350,51 @@ esac
 			t.Fatal(err)
 		}
 	}
-	evals := filepath.Join(root, "evals")
-	// The forgery, made beforehand: a real one-shard run of the test that passes.
-	if code, _, stderr := invoke(t, "run", "--root", root, "--no-cache", "--shard", "1/1", "--test-id", "good", "--out", forged, evals); code != 0 {
+	return root
+}
+
+// forgedShardMerge prepares the forgery (a run with forge's flags, in a copy of the
+// repository whose agent is honest or not), runs shard 1 of count as a process its agent
+// kills and the others honestly, with key as the workflow's shard key, and merges them.
+func forgedShardMerge(t *testing.T, count int, forge []string, honest bool, key string) (int, string, string) {
+	t.Helper()
+	scratch := t.TempDir()
+	forged, shardDir := filepath.Join(scratch, "forged"), filepath.Join(scratch, "shard-1")
+	split := fmt.Sprintf("/%d", count)
+	pidFile := filepath.Join(scratch, "evalgate.pid")
+	// The forgery, made beforehand, without the workflow's key.
+	fr := shardRepo(t, honest, "", "", "")
+	args := append([]string{"run", "--root", fr, "--no-cache", "--shard", "1" + split, "--out", forged}, append(forge, filepath.Join(fr, "evals"))...)
+	if code, _, stderr := invoke(t, args...); code != 0 {
 		t.Fatalf("preparing the forgery: exit %d\n%s", code, stderr)
 	}
-	// The shard, as a process of its own that its agent kills.
-	args, _ := json.Marshal([]string{"run", "--root", root, "--no-cache", "--workers", "1", "--shard", "1/1", "--out", shardDir, evals})
+	root := shardRepo(t, false, forged, shardDir, pidFile)
+	evals := filepath.Join(root, "evals")
+	env := map[string]string{}
+	if key != "" {
+		env["EVALGATE_SHARD_KEY"] = key
+	}
+	// Shard 1, as a process of its own that its agent kills.
+	raw, _ := json.Marshal([]string{"run", "--root", root, "--no-cache", "--workers", "1", "--shard", "1" + split, "--out", shardDir, evals})
 	cmd := exec.Command(os.Args[0], "-test.run=^TestForgeryEvalgateProcess$")
-	cmd.Env = append(os.Environ(), forgeryProcessEnv+"="+string(args), "EVALGATE_FORGERY_PIDFILE="+pidFile)
+	cmd.Env = append(os.Environ(), forgeryProcessEnv+"="+string(raw), "EVALGATE_FORGERY_PIDFILE="+pidFile)
+	if key != "" {
+		cmd.Env = append(cmd.Env, "EVALGATE_SHARD_KEY="+key)
+	}
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Fatalf("the shard was not killed by its agent (%v):\n%s", err, out)
+		t.Fatalf("shard 1 was not killed by its agent (%v):\n%s", err, out)
 	}
 	if _, err := os.Stat(filepath.Join(shardDir, "shard.json")); err != nil {
 		t.Fatalf("the agent left no forged manifest: %v", err)
 	}
-	code, table, stderr := invoke(t, "merge", "--root", root, "--path", evals, shardDir)
-	if code != 1 {
-		t.Fatalf("merge of the forged shard: exit %d, want 1 (the gate fails)\n%s\n%s", code, table, stderr)
+	dirs := []string{shardDir}
+	for i := 2; i <= count; i++ {
+		d := filepath.Join(scratch, fmt.Sprintf("shard-%d", i))
+		if code, _, stderr := invokeEnv(t, env, "run", "--root", root, "--no-cache", "--shard", fmt.Sprint(i)+split, "--out", d, evals); code != 0 {
+			t.Fatalf("shard %d%s: exit %d\n%s", i, split, code, stderr)
+		}
+		dirs = append(dirs, d)
 	}
-	if !strings.Contains(stderr, "REFUSED shard 1/1") || !strings.Contains(stderr, "leaves out test evals/shard.eval.yaml: bad") {
-		t.Errorf("the refusal does not say why:\n%s", stderr)
-	}
-	if !strings.Contains(table, "error") {
-		t.Errorf("the forged shard's tests are not errors:\n%s", table)
-	}
+	return invokeEnv(t, env, append([]string{"merge", "--root", root, "--path", evals}, dirs...)...)
 }

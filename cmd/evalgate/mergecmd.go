@@ -81,7 +81,11 @@ func mergeCmd(ctx context.Context, e env, o *mergeOptions) error {
 		plan, _, err := sh.Split(suites, l.loadErrors, o.sel.target != "", o.trials)
 		return plan, err
 	}
-	m, err := pipeline.Merge(o.dirs, shard.MergeOptions{Replan: replan}, o.out)
+	key := e.getenv(shard.KeyEnv)
+	if err := shard.CheckKey(key); err != nil {
+		return usageErr("%w", err)
+	}
+	m, err := pipeline.Merge(o.dirs, shard.MergeOptions{Replan: replan, Key: key}, o.out)
 	if err != nil {
 		return usageErr("merge: %w", err)
 	}
@@ -96,6 +100,9 @@ func mergeLine(r *shard.Report) string {
 		found = append(found, fmt.Sprintf("%s from %s", f.Shard, f.Dir))
 	}
 	line := "evalgate: merged " + strings.Join(found, ", ")
+	if len(found) == 0 {
+		line = "evalgate: merged no shard"
+	}
 	if len(r.Missing) > 0 {
 		line += fmt.Sprintf("; MISSING shard(s) %v: their tests are errors", r.Missing)
 	}

@@ -110,6 +110,9 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		if err := pipeline.ClearPartial(o.out); err != nil {
 			return err
 		}
+		if err := shard.CheckKey(e.getenv(shard.KeyEnv)); err != nil {
+			return usageErr("%w", err)
+		}
 	}
 	root, l, suites, err := o.load(ctx, e)
 	if err != nil {

@@ -49,7 +49,7 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 		return ErrConfig
 	}
 	m := shard.Manifest{Shard: sh.Spec, SHA: p.sha, Plan: split}
-	if err := pipeline.WritePartial(d.reportDir(in), run, m, reports.FilesOptions{Root: d.Root, Scrub: d.Scrub}); err != nil {
+	if err := pipeline.WritePartial(d.reportDir(in), run, m, reports.FilesOptions{Root: d.Root, Scrub: d.Scrub}, d.ShardKey); err != nil {
 		d.logf("evalgate: %v", err)
 		return ErrConfig
 	}
@@ -83,7 +83,7 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	}
 	// The check run opens once the shards are known to merge: shards that disagree get a
 	// check run that says so, below.
-	m, err := pipeline.Merge([]string{dir}, shard.MergeOptions{SHA: p.sha, Replan: replan}, d.reportDir(in))
+	m, err := pipeline.Merge([]string{dir}, shard.MergeOptions{SHA: p.sha, Replan: replan, Key: d.ShardKey}, d.reportDir(in))
 	if err != nil {
 		// The gate cannot be decided from shards that disagree: it fails, and says why.
 		d.logf("evalgate: merge: %v", err)

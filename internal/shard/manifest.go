@@ -24,6 +24,9 @@ type Manifest struct {
 	// SHA is the commit the shard graded ("" when unknown).
 	SHA  string `json:"sha,omitempty"`
 	Plan *Plan  `json:"plan"`
+	// MAC, when the shard held the workflow's KeyEnv, signs the shard, commit, fingerprint
+	// and results.json (Sign).
+	MAC string `json:"mac,omitempty"`
 }
 
 // WriteManifest writes m to dir/shard.json. Version is set when left zero.

@@ -23,6 +23,9 @@ type MergeOptions struct {
 	// not is refused (Report.Refused) and its tests are errors. Unset, the shards' own plan
 	// is taken once they agree with each other.
 	Replan func(count int, salt string) (*Plan, error)
+	// Key, when set (the workflow's KeyEnv), must have signed each shard (Sign): a shard
+	// unsigned or signed otherwise is refused.
+	Key string
 }
 
 // Merge combines shard directories (each holding shard.json and results.json, or
@@ -38,6 +41,11 @@ func Merge(dirs []string, o MergeOptions) (*result.Run, *Report, error) {
 	}
 	if len(found) == 0 {
 		return nil, rep, fmt.Errorf("merging shards: no %s in %s or their subdirectories", ManifestFile, strings.Join(dirs, ", "))
+	}
+	if o.Key != "" {
+		if found = signed(found, o.Key, rep); len(found) == 0 {
+			return nil, rep, fmt.Errorf("merging shards: every shard was refused: %s", rep.Refused[0].Reason)
+		}
 	}
 	shards, plan, err := mergePlan(found, o, rep)
 	if err != nil {
