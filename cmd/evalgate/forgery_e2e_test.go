@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/github/githubtest"
 	"github.com/evalgate/evalgate/internal/llm/llmtest"
 	"github.com/evalgate/evalgate/internal/result"
 )
@@ -397,4 +398,32 @@ func forgedShardMerge(t *testing.T, count int, forge []string, honest bool, key 
 		dirs = append(dirs, d)
 	}
 	return invokeEnv(t, env, append([]string{"merge", "--root", root, "--path", evals}, dirs...)...)
+}
+
+// TestActionForgedShardIsRefused is attack 6 against the action's merge: the only shard's
+// artifact is a consistent partial result of another selection (here made by running the
+// shard on a pull request that touches only the suite that passes). The merge job re-plans
+// from its own event — the pull request touches every suite — refuses the shard and fails
+// the check run instead of passing it.
+func TestActionForgedShardIsRefused(t *testing.T) {
+	t.Parallel()
+	forger := githubtest.New(t)
+	forger.Files = []map[string]any{{"filename": "evals/quality.eval.yaml", "status": "modified"}}
+	r := newRunner(t, forger, "pull_request", prEvent(false))
+	runShards(t, r, t.TempDir(), 1, 1)
+	srv := githubtest.New(t)
+	srv.Files = prFilesAll
+	r.srv = srv
+	r.env["GITHUB_API_URL"] = srv.APIURL()
+	code, log := r.run()
+	if code != 1 {
+		t.Fatalf("merge of a forged shard: exit %d, want 1 (the gate fails)\n%s", code, log)
+	}
+	if !strings.Contains(log, "REFUSED shard 1/1") || !strings.Contains(log, "not the plan this merge computed") {
+		t.Errorf("the log does not name the refusal:\n%s", log)
+	}
+	_, check := onlyResults(t, srv)
+	if !strings.HasPrefix(check, "conclusion failure") || !strings.Contains(check, "was refused") {
+		t.Errorf("the check run does not fail naming the refused shard:\n%s", check)
+	}
 }
