@@ -222,9 +222,11 @@ func (p *Pristine) copyTree(tree string, budget *int64) error {
 			return fs.SkipAll
 		}
 		*budget -= fi.Size()
-		if _, err := copyFile(path, dst); err != nil {
+		sum, err := copyFile(path, dst)
+		if err != nil {
 			return fmt.Errorf("pristine graders: copy %s: %w", path, err)
 		}
+		p.sums[dst] = sum
 		return nil
 	})
 	if full {

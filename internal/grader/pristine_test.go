@@ -179,4 +179,11 @@ func TestPristineResolvesLikeTheCheckout(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(copyDir, "evals", ".agentv", "assertions", "never.mjs")); err != nil {
 		t.Errorf("module not copied: %v", err)
 	}
+
+	// A script at the root: its directory, the whole repository, holds the package.json.
+	write(t, root, "grade.sh", "echo '{\"score\": 0}'\n")
+	s.Tests[0].Graders = append(s.Tests[0].Graders, codeSpec("sh", "../grade.sh"))
+	if _, err := Snapshot(root, filepath.Join(t.TempDir(), "copy"), []*suite.Suite{s}); err != nil {
+		t.Fatalf("a script at the repository root: %v", err)
+	}
 }
