@@ -19,7 +19,8 @@ import (
 //
 //   - a secret the workflow passes (EVALGATE_CACHE_KEY from a repository secret): never on
 //     disk, and no user command inherits it (their environment is allow-listed and evalgate
-//     is not dumpable), so it holds even where every command runs as evalgate's own user;
+//     is not dumpable), so it holds even where every command runs as evalgate's own
+//     unprivileged user;
 //   - else KeyFile in the cache directory, created 0600 by evalgate with 32 random bytes
 //     before the first user command starts and read into memory then. It keeps out every
 //     other user: in the action the agent runs under its own uid. Where the agent runs as

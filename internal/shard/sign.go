@@ -14,8 +14,8 @@ import (
 // KeyEnv names the variable a workflow sets, from one repository secret, in every shard job
 // and in the merge job: shards then sign their partial results with it and the merge
 // refuses a shard whose signature does not check. No user command inherits it (their
-// environment is allow-listed), so an agent that writes its shard's files cannot sign them,
-// even running as evalgate's own user.
+// environment is allow-listed, evalgate is not dumpable), so an agent that writes its
+// shard's files cannot sign them, even running as evalgate's own unprivileged user.
 const KeyEnv = "EVALGATE_SHARD_KEY"
 
 // MinKeyLen is the shortest key accepted.
