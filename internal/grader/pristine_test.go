@@ -150,6 +150,9 @@ func write(t *testing.T, root, name, body string) {
 	p := filepath.Join(root, name)
 	// Replace rather than write through: the copy is read-only where it can be.
 	_ = os.Remove(p)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -185,5 +188,33 @@ func TestPristineResolvesLikeTheCheckout(t *testing.T) {
 	s.Tests[0].Graders = append(s.Tests[0].Graders, codeSpec("sh", "../grade.sh"))
 	if _, err := Snapshot(root, filepath.Join(t.TempDir(), "copy"), []*suite.Suite{s}); err != nil {
 		t.Fatalf("a script at the repository root: %v", err)
+	}
+}
+
+// TestPristinePromptAndPreprocessorScripts rewrites an executable prompt template and a
+// preprocessor in the checkout after the snapshot: both still run as they were.
+func TestPristinePromptAndPreprocessorScripts(t *testing.T) {
+	t.Parallel()
+	root, s := pristineRepo(t, spec("llm-grader", nil))
+	write(t, root, "evals/prompts/judge.sh", "echo ORIGINAL PROMPT\n")
+	write(t, root, "evals/pre/xlsx.sh", "echo ORIGINAL TEXT\n")
+	g := s.Tests[0].Graders[0]
+	g.PromptCommand = []string{"sh", filepath.Join(root, "evals/prompts/judge.sh")}
+	pre := &suite.Preprocessor{Type: "xlsx", Command: []string{"sh", filepath.Join(root, "evals/pre/xlsx.sh")}}
+	s.Preprocessors = []*suite.Preprocessor{pre}
+	p, err := Snapshot(root, filepath.Join(t.TempDir(), "copy"), []*suite.Suite{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "evals/prompts/judge.sh", "echo FORGED PROMPT\n")
+	write(t, root, "evals/pre/xlsx.sh", "echo FORGED TEXT\n")
+	in := &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: "x"}}
+	prompt, err := renderPrompt(context.Background(), g, in, p)
+	if err != nil || prompt != "ORIGINAL PROMPT" {
+		t.Errorf("prompt = %q, %v; want the copy's", prompt, err)
+	}
+	text, err := runPreprocessor(context.Background(), in, pre, filepath.Join(root, "x.xlsx"), result.ContentBlock{Path: "x.xlsx", MediaType: "xlsx"}, p)
+	if err != nil || text != "ORIGINAL TEXT" {
+		t.Errorf("preprocessor text = %q, %v; want the copy's", text, err)
 	}
 }
