@@ -20,6 +20,7 @@ import (
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
+	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
 )
@@ -85,7 +86,11 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	if err != nil {
 		return err
 	}
-	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun,
+	shardKey := getenv(shard.KeyEnv)
+	if err := shard.CheckKey(shardKey); err != nil {
+		return usageErr("%w", err)
+	}
+	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun, ShardKey: shardKey,
 		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub,
 		Load: func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
 			return discoverAndLoad(e, root, patterns, in.Trials, &suite.EnvPolicy{Allow: in.EnvAllow})
@@ -198,6 +203,11 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 		if err != nil {
 			return nil, err
 		}
+		unpin, err := w.pinGraders(job.Suites)
+		if err != nil {
+			return nil, err
+		}
+		defer unpin()
 		printStart(e.stderr, job.Suites, in.Workers, in.Trials, in.MaxTrials, plan)
 		reportDir := in.ReportDir
 		if !filepath.IsAbs(reportDir) {

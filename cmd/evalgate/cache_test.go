@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/cache"
 )
 
 // TestCacheLivesOutsideTheCheckout runs the LLM suite twice with only HOME set: the replies
@@ -37,6 +39,13 @@ func TestCacheLivesOutsideTheCheckout(t *testing.T) {
 		fi, err := d.Info()
 		if err != nil {
 			return err
+		}
+		if d.Name() == cache.KeyFile {
+			// The key is evalgate's alone.
+			if fi.Mode().Perm() != 0o600 {
+				t.Errorf("%s: mode %v, want 0600", p, fi.Mode().Perm())
+			}
+			return nil
 		}
 		if d.IsDir() && fi.Mode().Perm()&0o055 != 0o055 || !d.IsDir() && fi.Mode().Perm()&0o044 != 0o044 {
 			t.Errorf("%s: mode %v, not readable by other users", p, fi.Mode().Perm())

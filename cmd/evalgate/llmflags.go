@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -75,15 +76,20 @@ func (f *llmFlags) options(ctx context.Context, root string, e env) (provider.Op
 		return opts, nil
 	}
 	// A cache that cannot be used costs money, not correctness: say why and go on.
-	if opts.Cache, err = openCache(ctx, f.cacheDir, root, e.getenv); err != nil {
+	if opts.Cache, err = openCache(ctx, f.cacheDir, root, e.getenv, opts.Warn); err != nil {
 		opts.Warn(fmt.Sprintf("reply cache disabled: %v", err))
 	}
 	return opts, nil
 }
 
+// cacheKeyEnv names the variable a workflow sets from a repository secret to key the reply
+// cache; without it the cache directory's key file is the key.
+const cacheKeyEnv = "EVALGATE_CACHE_KEY"
+
 // openCache opens the reply cache at dir ("" = the user's cache directory), refusing one
-// whose entries the repository could have supplied.
-func openCache(ctx context.Context, dir, root string, getenv func(string) string) (*cache.Store, error) {
+// whose entries the repository could have supplied. Its key is read now, before any user
+// command starts. Entries it finds but does not use are reported through warn.
+func openCache(ctx context.Context, dir, root string, getenv func(string) string, warn func(string)) (*cache.Store, error) {
 	if dir == "" {
 		var err error
 		if dir, err = cache.DefaultDir(getenv); err != nil {
@@ -95,7 +101,14 @@ func openCache(ctx context.Context, dir, root string, getenv func(string) string
 	if err := cache.CheckDir(ctx, dir, root); err != nil {
 		return nil, err
 	}
-	return cache.Open(dir)
+	return cache.Open(dir, cache.Options{Secret: getenv(cacheKeyEnv), OnReject: func(path, reason string) {
+		if strings.HasPrefix(reason, "older") {
+			// Once, not per entry: every entry of an older evalgate is one.
+			warn("reply cache: entries written by an older evalgate are not authenticated; they are recomputed")
+			return
+		}
+		warn(fmt.Sprintf("reply cache: entry %s %s; not used, the model is asked again", path, reason))
+	}})
 }
 
 // warner prints each distinct warning once.

@@ -9,13 +9,19 @@ import (
 
 	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/shard"
+	"github.com/evalgate/evalgate/internal/suite"
 )
 
 // mergeOptions are the flags of `evalgate merge`.
 type mergeOptions struct {
 	reportFlags
-	root string
-	dirs []string
+	// sel, paths, trials and durations are the shards' own: the merge plans the split again
+	// from them and refuses a shard whose plan differs.
+	sel       selection
+	paths     []string
+	trials    int
+	durations string
+	dirs      []string
 }
 
 func newMergeCmd(e env, st *cliState) *cobra.Command {
@@ -27,17 +33,28 @@ func newMergeCmd(e env, st *cliState) *cobra.Command {
 an unsharded ` + "`evalgate run`" + ` of the same tests would.
 
 Each DIR is a shard's --out directory (holding shard.json and results.json), or a directory
-whose subdirectories are (as actions/download-artifact leaves them). Every shard must have
-planned the same tests on the same commit; a shard present twice is refused. A shard that is
-missing or crashed (no results) turns each of its tests into an error result naming it, so the
-gate fails: a test that did not run is never a pass.`,
-		Example: `  evalgate merge shards/                            # shards/shard-1 … shards/shard-4
-  evalgate merge s1/ s2/ s3/ s4/ --out report/ --fail-on borderline`,
+whose subdirectories are (as actions/download-artifact leaves them). A shard's files were
+written by a job that ran the agents under test, so the merge does not take its plan on its
+word: it loads the suites the shards ran (--path, default the current directory, with the
+same --test-id, --tag, --target, --trials and --shard-durations as the shards) and plans
+the split itself. A shard whose plan, or whose results, differ from that plan is refused and
+its tests are errors naming why. Every shard must have graded the same commit; a shard
+present twice is refused. A shard that is missing or crashed (no results) turns each of its
+tests into an error result naming it, so the gate fails: a test that did not run is never a
+pass.`,
+		Example: `  evalgate merge shards/                            # shards of evalgate run --shard i/4 (no PATH)
+  evalgate merge s1/ s2/ s3/ s4/ --path evals/ --tag smoke --out report/ --fail-on borderline`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
 			o.dirs = args
 			if err := o.reportFlags.check(); err != nil {
 				return err
+			}
+			if err := o.sel.check(); err != nil {
+				return err
+			}
+			if o.trials < 0 || o.trials > suite.MaxTrials {
+				return usageErr("--trials must be between 0 and %d", suite.MaxTrials)
 			}
 			return mergeCmd(cmd.Context(), e, o)
 		}),
@@ -45,16 +62,29 @@ gate fails: a test that did not run is never a pass.`,
 	fs := cmd.Flags()
 	fs.SortFlags = false
 	o.reportFlags.register(fs)
-	fs.StringVar(&o.root, "root", "", "repository root, for annotation paths (default: the git work tree of the current directory)")
+	fs.StringArrayVar(&o.paths, "path", nil, "a PATH the shards were run with, to plan the split again (repeatable; default: the current directory, as for run)")
+	o.sel.register(fs)
+	fs.IntVar(&o.trials, "trials", 0, "the shards' --trials (it weighs the split)")
+	fs.StringVar(&o.durations, "shard-durations", "", "the shards' --shard-durations file (it balances the split)")
 	return cmd
 }
 
 func mergeCmd(ctx context.Context, e env, o *mergeOptions) error {
-	root, err := absRoot(ctx, o.root, nil)
+	// The suites are loaded as run loads them, without running or building anything.
+	root, l, suites, err := (&runOptions{sel: o.sel, paths: o.paths}).load(ctx, e)
 	if err != nil {
 		return err
 	}
-	m, err := pipeline.Merge(o.dirs, shard.MergeOptions{}, o.out)
+	replan := func(count int, salt string) (*shard.Plan, error) {
+		sh := &pipeline.Sharding{Spec: shard.Spec{Index: 1, Count: count}, Durations: o.durations, Salt: salt}
+		plan, _, err := sh.Split(suites, l.loadErrors, o.sel.target != "", o.trials)
+		return plan, err
+	}
+	key := e.getenv(shard.KeyEnv)
+	if err := shard.CheckKey(key); err != nil {
+		return usageErr("%w", err)
+	}
+	m, err := pipeline.Merge(o.dirs, shard.MergeOptions{Replan: replan, Key: key}, o.out)
 	if err != nil {
 		return usageErr("merge: %w", err)
 	}
@@ -71,11 +101,17 @@ func mergeLine(r *shard.Report) string {
 		found = append(found, fmt.Sprintf("%s from %s", f.Shard, f.Dir))
 	}
 	line := "evalgate: merged " + strings.Join(found, ", ")
+	if len(found) == 0 {
+		line = "evalgate: merged no shard"
+	}
 	if len(r.Missing) > 0 {
 		line += fmt.Sprintf("; MISSING shard(s) %v: their tests are errors", r.Missing)
 	}
 	if len(r.Empty) > 0 {
 		line += "; no shard found in " + strings.Join(r.Empty, ", ")
+	}
+	for _, ref := range r.Refused {
+		line += fmt.Sprintf("; REFUSED shard %s from %s: %s; its tests are errors", ref.Shard, ref.Dir, ref.Reason)
 	}
 	return line
 }

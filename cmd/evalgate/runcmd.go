@@ -110,6 +110,9 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		if err := pipeline.ClearPartial(o.out); err != nil {
 			return err
 		}
+		if err := shard.CheckKey(e.getenv(shard.KeyEnv)); err != nil {
+			return usageErr("%w", err)
+		}
 	}
 	// The log (e.scrub scrubs stderr) is scrubbed from the start: a declared variable's value
 	// may sit in a test id that a diagnostic, a progress line or an error names.
@@ -143,6 +146,11 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
+	unpin, err := w.pinGraders(suites)
+	if err != nil {
+		return err
+	}
+	defer unpin()
 	printStart(e.stderr, suites, o.workers, o.llm.trials, o.llm.maxTrials, plan)
 	cfg := o.engineConfig(e, root, w, l, sh, scrub)
 	cfg.Baseline = engine.BaseOutcomes(base)

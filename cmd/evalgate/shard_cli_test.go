@@ -34,7 +34,7 @@ func TestRunShardsMerge(t *testing.T) {
 		shards = append(shards, out)
 	}
 	report := filepath.Join(dir, "report")
-	code, table, stderr := invoke(t, "merge", "--root", qs, "--out", report, dir)
+	code, table, stderr := invoke(t, "merge", "--root", qs, "--path", qs, "--out", report, dir)
 	if code != wantCode {
 		t.Fatalf("merge: exit %d, want the whole run's %d\n%s", code, wantCode, stderr)
 	}
@@ -49,7 +49,7 @@ func TestRunShardsMerge(t *testing.T) {
 
 	t.Run("missing shard", func(t *testing.T) {
 		t.Parallel()
-		code, table, stderr := invoke(t, "merge", "--root", qs, shards[0], shards[1], shards[3])
+		code, table, stderr := invoke(t, "merge", "--root", qs, "--path", qs, shards[0], shards[1], shards[3])
 		if code != 1 || !strings.Contains(stderr, "MISSING") || !strings.Contains(table, "error") {
 			t.Fatalf("merge without shard 3: exit %d, want 1 with its tests as errors\n%s\n%s", code, table, stderr)
 		}
@@ -61,14 +61,14 @@ func TestRunShardsMerge(t *testing.T) {
 		if err := os.CopyFS(dup, os.DirFS(shards[0])); err != nil {
 			t.Fatal(err)
 		}
-		code, _, stderr := invoke(t, "merge", "--root", qs, shards[0], dup, shards[1], shards[2], shards[3])
+		code, _, stderr := invoke(t, "merge", "--root", qs, "--path", qs, shards[0], dup, shards[1], shards[2], shards[3])
 		if code != 2 || !strings.Contains(stderr, "shard-1") || !strings.Contains(stderr, "copy-of-shard-1") {
 			t.Fatalf("a shard given twice: exit %d, want 2 naming it\n%s", code, stderr)
 		}
 	})
 	t.Run("report into a shard", func(t *testing.T) {
 		t.Parallel()
-		code, _, stderr := invoke(t, "merge", "--root", qs, "--out", filepath.Join(shards[0], "sub"), dir)
+		code, _, stderr := invoke(t, "merge", "--root", qs, "--path", qs, "--out", filepath.Join(shards[0], "sub"), dir)
 		if code != 2 || !strings.Contains(stderr, "would overwrite the shard") {
 			t.Fatalf("a report directory inside a shard: exit %d, want 2\n%s", code, stderr)
 		}
@@ -80,9 +80,11 @@ func TestRunShardsMerge(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("shard of another selection: exit %d\n%s", code, stderr)
 		}
-		code, _, stderr = invoke(t, "merge", "--root", qs, shards[0], shards[1], shards[2], other)
-		if code != 2 || !strings.Contains(stderr, "fingerprint") && !strings.Contains(stderr, "same tests") {
-			t.Fatalf("shards of different selections: exit %d, want 2\n%s", code, stderr)
+		// The merge plans the whole selection itself: the odd shard is refused, and its
+		// tests are errors.
+		code, table, stderr := invoke(t, "merge", "--root", qs, "--path", qs, shards[0], shards[1], shards[2], other)
+		if code != 1 || !strings.Contains(stderr, "REFUSED shard 4/4") || !strings.Contains(stderr, "not the plan this merge computed") || !strings.Contains(table, "error") {
+			t.Fatalf("shards of different selections: exit %d, want 1 with shard 4 refused\n%s\n%s", code, table, stderr)
 		}
 	})
 }
@@ -105,7 +107,7 @@ func TestShardRerunThatFailsIsMissing(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "1", "shard.json")); err == nil {
 		t.Fatal("the failed shard left its earlier manifest behind")
 	}
-	code, _, stderr := invoke(t, "merge", "--root", qs, dir)
+	code, _, stderr := invoke(t, "merge", "--root", qs, "--path", qs, dir)
 	if code != 1 || !strings.Contains(stderr, "MISSING shard(s) [1]") {
 		t.Fatalf("merge after a failed rerun of shard 1: exit %d, want 1 with shard 1 missing\n%s", code, stderr)
 	}

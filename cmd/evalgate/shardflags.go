@@ -61,7 +61,7 @@ func finishShard(ctx context.Context, e env, o *runOptions, root string, run *re
 	if err := o.print(e, reports.NewReport(run, nil), run, o.policy().Decide(run, 0), scrub); err != nil {
 		return err
 	}
-	if err := pipeline.WritePartial(o.out, run, m, reports.FilesOptions{Root: root, Scrub: scrub}); err != nil {
+	if err := pipeline.WritePartial(o.out, run, m, reports.FilesOptions{Root: root, Scrub: scrub}, e.getenv(shard.KeyEnv)); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "evalgate: shard %s: partial result of %s in %s; the gate is decided by evalgate merge\n", m.Shard, count(run.Summary.Total, "test"), o.out)

@@ -38,6 +38,8 @@ type wiring struct {
 	runID     string
 	log       io.Writer
 	onSecrets func([]string)
+	// scripts is evalgate's copy of the graders' scripts (pinGraders), nil until taken.
+	scripts *grader.Pristine
 
 	mu       sync.Mutex
 	managers map[wsKey]*workspace.Manager
@@ -161,7 +163,7 @@ func (w *wiring) target(s *suite.Suite, t *suite.Test) (target.Target, string, e
 // grader builds one grader of a test, with judges resolved by precedence
 // --judge > the grader's target > the test target's grader_target > the target itself.
 func (w *wiring) grader(s *suite.Suite, t *suite.Test, g *suite.Grader) (grader.Grader, error) {
-	return grader.New(g, grader.Deps{Judge: func(override string) (*judge.Judge, error) {
+	return grader.New(g, grader.Deps{Scripts: w.scripts, Judge: func(override string) (*judge.Judge, error) {
 		return w.judgeFor(s, t, override, g.Pos)
 	}})
 }

@@ -48,6 +48,9 @@ type Deps struct {
 	// outputs, the report files and a dry run's output (the GitHub client scrubs what it
 	// sends on its own). nil scrubs nothing.
 	Scrub *redact.Redactor
+	// ShardKey is the workflow's shard.KeyEnv: shards sign their partial results with it and
+	// the merge refuses a shard not signed with it. "" signs and checks nothing.
+	ShardKey string
 }
 
 // Job is what one Execute call runs, and the labels the run records as it is built.

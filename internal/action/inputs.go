@@ -127,8 +127,8 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 	switch {
 	case in.Shard != nil && in.Merge != "":
 		return in, fmt.Errorf("inputs shard and merge exclude each other: the shards run in a matrix job, the merge in a job that needs it")
-	case in.ShardDurations != "" && in.Shard == nil:
-		return in, fmt.Errorf("input shard_durations needs shard")
+	case in.ShardDurations != "" && in.Shard == nil && in.Merge == "":
+		return in, fmt.Errorf("input shard_durations needs shard (or merge, which re-plans the split with it)")
 	}
 	in.EnvAllow = list(get("env_allow"))
 	for _, n := range in.EnvAllow {

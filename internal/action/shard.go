@@ -49,7 +49,7 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 		return ErrConfig
 	}
 	m := shard.Manifest{Shard: sh.Spec, SHA: p.sha, Plan: split}
-	if err := pipeline.WritePartial(d.reportDir(in), run, m, reports.FilesOptions{Root: d.Root, Scrub: d.Scrub}); err != nil {
+	if err := pipeline.WritePartial(d.reportDir(in), run, m, reports.FilesOptions{Root: d.Root, Scrub: d.Scrub}, d.ShardKey); err != nil {
 		d.logf("evalgate: %v", err)
 		return ErrConfig
 	}
@@ -64,9 +64,26 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 // runMerged publishes the shards in in.Merge as one run, as if it had run here.
 func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	dir := d.inRoot(in.Merge)
+	// The merge plans the split itself, from its own checkout and event, as each shard did:
+	// a shard whose artifact says otherwise is refused, whatever its job wrote.
+	suites, loadErrs, err := d.Load(d.Root, in.Suites)
+	if err != nil {
+		d.logf("evalgate: %v", err)
+		d.react(ctx, p, "confused")
+		return ErrConfig
+	}
+	picked, _ := d.pick(ctx, in, p, suites)
+	if ctx.Err() != nil {
+		return ErrCancelled
+	}
+	replan := func(count int, salt string) (*shard.Plan, error) {
+		sh := &pipeline.Sharding{Spec: shard.Spec{Index: 1, Count: count}, Durations: d.inRoot(in.ShardDurations), Salt: salt}
+		plan, _, err := sh.Split(picked, loadErrs, in.Target != "", in.Trials)
+		return plan, err
+	}
 	// The check run opens once the shards are known to merge: shards that disagree get a
 	// check run that says so, below.
-	m, err := pipeline.Merge([]string{dir}, shard.MergeOptions{SHA: p.sha}, d.reportDir(in))
+	m, err := pipeline.Merge([]string{dir}, shard.MergeOptions{SHA: p.sha, Replan: replan, Key: d.ShardKey}, d.reportDir(in))
 	if err != nil {
 		// The gate cannot be decided from shards that disagree: it fails, and says why.
 		d.logf("evalgate: merge: %v", err)
@@ -85,6 +102,9 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	}
 	if len(m.Report.Missing) > 0 {
 		d.logf("evalgate: MISSING shard(s) %v: their tests are reported as errors", m.Report.Missing)
+	}
+	for _, r := range m.Report.Refused {
+		d.logf("evalgate: REFUSED shard %s from %s: %s; its tests are reported as errors", r.Shard, r.Dir, r.Reason)
 	}
 	run := m.Run
 	if len(run.Suites) == 0 {

@@ -1,7 +1,11 @@
 // Package cache is evalgate's content-addressed on-disk cache of model replies, so that an
 // unchanged re-run pays for nothing. Entries are written to a temporary file and renamed into
 // place, so concurrent writers never leave a half-written entry; an entry that is corrupt,
-// truncated or stored under another key reads as a miss, never as an error.
+// truncated, stored under another key or not authenticated reads as a miss, never as an error.
+//
+// Every entry carries an HMAC-SHA256 under a key that user commands cannot read (see key.go):
+// an agent that rewrites a cached judge reply, or a forged entry carried in by actions/cache,
+// fails the check and the judge is asked again.
 //
 // A cached judge reply decides a verdict without asking the judge, so the cache must not be
 // writable by the code under review: the default directory is the user's cache directory,
@@ -13,6 +17,7 @@ package cache
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -34,18 +39,44 @@ const (
 // two hex digits as AgentV's cache is.
 type Store struct {
 	dir string
+	key []byte // the HMAC key, read before any user command runs
+	// onReject hears about entries that were there but not used (Options.OnReject).
+	onReject func(path, reason string)
 
 	mu   sync.Mutex
 	root *os.Root // opened on first use: the directory may not exist before the first Put
 }
 
-// Open opens a cache directory. It is created by the first Put, so a run that makes no
-// model calls leaves nothing behind. Callers check the location with CheckDir first.
-func Open(dir string) (*Store, error) {
+// Options say how a Store authenticates its entries.
+type Options struct {
+	// Secret, when set, is the key's source (the workflow's EVALGATE_CACHE_KEY, from a
+	// repository secret): no key file is read or written. Empty means the directory's key
+	// file, created on first use.
+	Secret string
+	// OnReject, when set, hears about each entry that was found but not used, and why
+	// (damaged, older format, failed authentication): it is recomputed, never a hit.
+	OnReject func(path, reason string)
+}
+
+// Open opens a cache directory and reads its key before anything else runs. With a Secret
+// the directory is created by the first Put, so a run that makes no model calls leaves
+// nothing behind; with the key file it is created now, key included. Callers check the
+// location with CheckDir first.
+func Open(dir string, o Options) (*Store, error) {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("open cache: %s is not a directory", dir)
 	}
-	return &Store{dir: dir}, nil
+	s := &Store{dir: dir, onReject: o.OnReject}
+	var err error
+	if o.Secret != "" {
+		s.key, err = secretKey(o.Secret)
+	} else {
+		s.key, err = s.fileKey()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open cache %s: %w", dir, err)
+	}
+	return s, nil
 }
 
 // openRoot opens the directory, creating it when create is set; nil when it does not exist.
@@ -100,23 +131,27 @@ func Key(parts ...any) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// entry is the file format. Sum guards Data against truncation and bit rot; Key guards
-// against a (vanishingly unlikely) hash collision and against files copied in by hand.
+// entry is the file format. MAC authenticates Key and Data under the store's key: it guards
+// against truncation and bit rot as the unkeyed checksum of version 1 did, and against
+// anyone without the key writing or editing an entry. Key guards against a (vanishingly
+// unlikely) hash collision and against entries renamed by hand.
 type entry struct {
 	Version int             `json:"v"`
 	Key     string          `json:"key"`
-	Sum     string          `json:"sum"`
+	MAC     string          `json:"mac"`
 	Data    json.RawMessage `json:"data"`
 }
 
-const version = 1
+// version 2 is the authenticated format; version 1 entries (an unkeyed SHA-256) are misses.
+const version = 2
 
 // name is an entry's path inside the cache directory.
 func name(key string) string {
 	return filepath.Join(key[:2], key+".json")
 }
 
-// Get returns the data stored under key; ok is false on a miss, whatever the reason.
+// Get returns the data stored under key; ok is false on a miss, whatever the reason. An entry
+// that is there but unusable is reported to Options.OnReject.
 func (s *Store) Get(key string) (data []byte, ok bool) {
 	if len(key) < 3 {
 		return nil, false
@@ -130,10 +165,25 @@ func (s *Store) Get(key string) (data []byte, ok bool) {
 		return nil, false
 	}
 	var e entry
-	if json.Unmarshal(raw, &e) != nil || e.Version != version || e.Key != key || e.Sum != sum(e.Data) {
-		return nil, false
+	reason := ""
+	switch {
+	case json.Unmarshal(raw, &e) != nil:
+		reason = "damaged (not an entry)"
+	case e.Version == 1:
+		reason = "older, unauthenticated format"
+	case e.Version != version:
+		reason = fmt.Sprintf("unknown format version %d", e.Version)
+	case e.Key != key:
+		reason = "stored under another key"
+	case !hmac.Equal([]byte(e.MAC), []byte(s.mac(key, e.Data))):
+		reason = "failed authentication: changed after evalgate wrote it, or written without this cache's key"
+	default:
+		return e.Data, true
 	}
-	return e.Data, true
+	if s.onReject != nil {
+		s.onReject(filepath.Join(s.dir, name(key)), reason)
+	}
+	return nil, false
 }
 
 // Put stores data (a JSON value) under key, atomically.
@@ -141,7 +191,7 @@ func (s *Store) Put(key string, data []byte) error {
 	if len(key) < 3 {
 		return errors.New("cache put: short key")
 	}
-	raw, err := json.Marshal(entry{Version: version, Key: key, Sum: sum(data), Data: data})
+	raw, err := json.Marshal(entry{Version: version, Key: key, MAC: s.mac(key, data), Data: data})
 	if err != nil {
 		return fmt.Errorf("cache put: %w", err)
 	}
@@ -173,13 +223,16 @@ func (s *Store) Put(key string, data []byte) error {
 	return nil
 }
 
-// sum hashes compacted JSON, so re-indenting an entry does not invalidate it.
-func sum(data []byte) string {
+// mac authenticates an entry: its key and its data as compacted JSON, so re-indenting an
+// entry does not invalidate it.
+func (s *Store) mac(key string, data []byte) string {
 	var b bytes.Buffer
 	if json.Compact(&b, data) != nil {
 		b.Reset()
 		b.Write(data)
 	}
-	h := sha256.Sum256(b.Bytes())
-	return hex.EncodeToString(h[:])
+	h := hmac.New(sha256.New, s.key)
+	fmt.Fprintf(h, "evalgate cache entry v%d\x00%s\x00", version, key)
+	h.Write(b.Bytes())
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -17,7 +17,7 @@ import (
 
 func open(t *testing.T) *cache.Store {
 	t.Helper()
-	s, err := cache.Open(filepath.Join(t.TempDir(), "cache"))
+	s, err := cache.Open(filepath.Join(t.TempDir(), "cache"), cache.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestDamagedEntriesAreMisses(t *testing.T) {
 		{"garbage", func([]byte) []byte { return []byte("\x00\xffnot json") }},
 		{"data edited", func(raw []byte) []byte { return []byte(strings.Replace(string(raw), "hello", "HELLO", 1)) }},
 		{"other key", func(raw []byte) []byte { return []byte(strings.Replace(string(raw), `"key":"`, `"key":"0`, 1)) }},
-		{"future version", func(raw []byte) []byte { return []byte(strings.Replace(string(raw), `"v":1`, `"v":9`, 1)) }},
+		{"future version", func(raw []byte) []byte { return []byte(strings.Replace(string(raw), `"v":2`, `"v":9`, 1)) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,10 +191,10 @@ func TestLLMOnlyAndEmptyReplies(t *testing.T) {
 	}
 }
 
-func TestOpenIsLazy(t *testing.T) {
+func TestOpenIsLazyWithASecret(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "cache")
-	s, err := cache.Open(dir)
+	s, err := cache.Open(dir, cache.Options{Secret: strings.Repeat("s", cache.MinSecretLen)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,9 +204,12 @@ func TestOpenIsLazy(t *testing.T) {
 	if err := s.Put(key(t, "k"), []byte(`1`)); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := os.Stat(filepath.Join(dir, cache.KeyFile)); !os.IsNotExist(err) {
+		t.Errorf("a key file was written though the key is the secret's")
+	}
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, nil, 0o644)
-	if _, err := cache.Open(file); err == nil {
+	if _, err := cache.Open(file, cache.Options{}); err == nil {
 		t.Error("a file opened as a cache directory")
 	}
 }

@@ -98,7 +98,7 @@ func TestEntriesAreReadableByOthersWhateverTheUmask(t *testing.T) {
 	old := syscall.Umask(0o077)
 	defer syscall.Umask(old)
 	dir := filepath.Join(t.TempDir(), "a", "cache")
-	s, err := cache.Open(dir)
+	s, err := cache.Open(dir, cache.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

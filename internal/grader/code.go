@@ -39,6 +39,8 @@ type code struct {
 	// module is set for a custom assertion module: it must print its result (AgentV's SDK
 	// always does), so silence is an error rather than the plain-text rule's pass.
 	module bool
+	// scripts is evalgate's copy of the repository's scripts (nil = run them where they are).
+	scripts *Pristine
 }
 
 func newCode(spec *suite.Grader, deps Deps) (Grader, error) {
@@ -64,7 +66,7 @@ func newCode(spec *suite.Grader, deps Deps) (Grader, error) {
 	default:
 		return nil, fmt.Errorf("target must be true or a mapping with max_calls, not %v", t)
 	}
-	return code{spec: spec, timeout: timeout}, nil
+	return code{spec: spec, timeout: timeout, scripts: deps.Scripts}, nil
 }
 
 // codeTimeout reads timeout_seconds or timeout_ms from Params (where the loader keeps them),
@@ -121,7 +123,7 @@ func (g code) label() string {
 
 // run executes the command in the grader's working directory.
 func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error) {
-	return runScript(ctx, g.label(), g.spec.Command, g.dir(in), stdin, g.timeout, workspaceOf(in))
+	return runScript(ctx, g.label(), g.spec.Command, g.dir(in), stdin, g.timeout, workspaceOf(in), g.scripts)
 }
 
 // dir is the command's working directory: cwd relative to the eval file's directory, or that

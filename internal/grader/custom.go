@@ -23,14 +23,15 @@ type custom struct {
 	timeout time.Duration
 	// lookPath finds a runtime on PATH (exec.LookPath; tests replace it).
 	lookPath func(string) (string, error)
+	scripts  *Pristine
 }
 
-func newCustom(spec *suite.Grader, _ Deps) (Grader, error) {
+func newCustom(spec *suite.Grader, deps Deps) (Grader, error) {
 	timeout, err := codeTimeout(spec)
 	if err != nil {
 		return nil, err
 	}
-	return custom{spec: spec, timeout: timeout, lookPath: exec.LookPath}, nil
+	return custom{spec: spec, timeout: timeout, lookPath: exec.LookPath, scripts: deps.Scripts}, nil
 }
 
 func (g custom) Grade(ctx context.Context, in *Input) *result.GraderResult {
@@ -43,7 +44,7 @@ func (g custom) Grade(ctx context.Context, in *Input) *result.GraderResult {
 	// The project the module belongs to (the directory holding .agentv), where its
 	// package.json and node_modules usually are.
 	run.Cwd = filepath.Dir(filepath.Dir(filepath.Dir(g.spec.Custom)))
-	return code{spec: &run, timeout: g.timeout, module: true}.Grade(ctx, in)
+	return code{spec: &run, timeout: g.timeout, module: true, scripts: g.scripts}.Grade(ctx, in)
 }
 
 // command is the argv that runs the module: bun run as in AgentV, or node for JavaScript

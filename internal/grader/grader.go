@@ -34,6 +34,9 @@ type Deps struct {
 	// Judge returns the judge for a grader target name ("" = the test's default judge). It is
 	// called when a judge grader grades, never by New.
 	Judge func(target string) (*judge.Judge, error)
+	// Scripts is evalgate's copy of the scripts graders run, taken before the first agent
+	// started (Snapshot); nil runs them from where the suite names them.
+	Scripts *Pristine
 
 	// validate makes every setting that would fail at run time an error of New, where a run
 	// gets a grader that reports it on each test (Validate sets it).
@@ -190,12 +193,12 @@ func (j judged) Grade(ctx context.Context, in *Input) *result.GraderResult {
 	}
 	ji.Reference = in.Test.Reference()
 	if in.Output != nil {
-		ji.Answer, ji.FileChanges, ji.ToolCalls = answerText(ctx, in, j.spec), in.Output.FileChanges, in.Output.ToolCalls
+		ji.Answer, ji.FileChanges, ji.ToolCalls = answerText(ctx, in, j.spec, j.deps.Scripts), in.Output.FileChanges, in.Output.ToolCalls
 	}
 	spec := j.spec
 	if len(spec.PromptCommand) > 0 {
 		// The script's prompt is the whole judge template, {{ vars }} included (AgentV's rule).
-		prompt, err := renderPrompt(ctx, spec, in)
+		prompt, err := renderPrompt(ctx, spec, in, j.deps.Scripts)
 		if err != nil {
 			r := base(j.spec)
 			r.Verdict, r.Error, r.Err = result.Error, err.Error(), err

@@ -28,7 +28,7 @@ var remotePath = regexp.MustCompile(`(?i)^[a-z]+://`)
 // for its media type, else read as UTF-8 text. A file that cannot be turned into text becomes
 // a "[file preprocessing warning]" line the judge sees, as in AgentV: the judge then grades
 // an answer that visibly lacks it, rather than an empty one.
-func answerText(ctx context.Context, in *Input, spec *suite.Grader) string {
+func answerText(ctx context.Context, in *Input, spec *suite.Grader, scripts *Pristine) string {
 	if in.Output == nil {
 		return ""
 	}
@@ -42,7 +42,7 @@ func answerText(ctx context.Context, in *Input, spec *suite.Grader) string {
 		case "text":
 			parts = append(parts, b.Text)
 		case "file":
-			text, err := fileText(ctx, in, spec.Preprocessors, b)
+			text, err := fileText(ctx, in, spec.Preprocessors, b, scripts)
 			if err != nil {
 				warnings = append(warnings, fmt.Sprintf("[file preprocessing warning] %s (%s): %v", b.Path, b.MediaType, err))
 				continue
@@ -70,7 +70,7 @@ func lastAssistant(msgs []result.Message) *result.Message {
 }
 
 // fileText turns one file block into "[[ file: path ]]" and its text.
-func fileText(ctx context.Context, in *Input, pre []*suite.Preprocessor, b result.ContentBlock) (string, error) {
+func fileText(ctx context.Context, in *Input, pre []*suite.Preprocessor, b result.ContentBlock, scripts *Pristine) (string, error) {
 	path, err := localFile(in.Output.Dir, b.Path)
 	if err != nil {
 		return "", err
@@ -78,7 +78,7 @@ func fileText(ctx context.Context, in *Input, pre []*suite.Preprocessor, b resul
 	header := "[[ file: " + b.Path + " ]]\n"
 	for _, p := range pre {
 		if suite.MediaType(p.Type) == suite.MediaType(b.MediaType) {
-			text, err := runPreprocessor(ctx, in, p, path, b)
+			text, err := runPreprocessor(ctx, in, p, path, b, scripts)
 			if err != nil {
 				return "", err
 			}
@@ -132,12 +132,12 @@ func localFile(dir, p string) (string, error) {
 
 // runPreprocessor runs a preprocessor contained, as a code grader runs: the file's path,
 // original path and media type on stdin as JSON, its trimmed stdout the file's text.
-func runPreprocessor(ctx context.Context, in *Input, p *suite.Preprocessor, path string, b result.ContentBlock) (string, error) {
+func runPreprocessor(ctx context.Context, in *Input, p *suite.Preprocessor, path string, b result.ContentBlock, scripts *Pristine) (string, error) {
 	stdin, err := json.Marshal(map[string]string{"path": path, "original_path": b.Path, "media_type": b.MediaType})
 	if err != nil {
 		return "", err
 	}
-	run, err := runScript(ctx, "preprocessor "+p.Type, p.Command, suiteDir(in), stdin, DefaultCodeTimeout, workspaceOf(in))
+	run, err := runScript(ctx, "preprocessor "+p.Type, p.Command, suiteDir(in), stdin, DefaultCodeTimeout, workspaceOf(in), scripts)
 	if err != nil {
 		return "", err
 	}

@@ -23,7 +23,12 @@ type codeRun struct {
 // allow-listed environment plus AGENTV_WORKSPACE_PATH, stdin on its stdin, and on timeout,
 // cancellation or exit everything it started is killed: a grader has no business outliving its
 // verdict. what names it in errors ("code grader", "custom assertion x", "prompt template").
-func runScript(ctx context.Context, what string, argv []string, dir string, stdin []byte, timeout time.Duration, workspace string) (*codeRun, error) {
+// With scripts, the repository scripts argv names run from evalgate's copy (see Pristine).
+func runScript(ctx context.Context, what string, argv []string, dir string, stdin []byte, timeout time.Duration, workspace string, scripts *Pristine) (*codeRun, error) {
+	argv, err := scripts.argv(argv, dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	errTimeout := fmt.Errorf("%s timed out after %s", what, timeout)
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()

@@ -34,7 +34,7 @@ type promptInput struct {
 // is the whole judge prompt. It runs with the code graders' time limit. A script that cannot
 // start, fails, times out or prints nothing is an error: grading with some other prompt would
 // not be the grading its author wrote.
-func renderPrompt(ctx context.Context, spec *suite.Grader, in *Input) (string, error) {
+func renderPrompt(ctx context.Context, spec *suite.Grader, in *Input, scripts *Pristine) (string, error) {
 	argv := spec.PromptCommand
 	if err := onPath(argv[0]); err != nil {
 		return "", fmt.Errorf("prompt template %s: %w", filepath.Base(argv[len(argv)-1]), err)
@@ -43,7 +43,7 @@ func renderPrompt(ctx context.Context, spec *suite.Grader, in *Input) (string, e
 	if err != nil {
 		return "", fmt.Errorf("prompt template: build stdin: %w", err)
 	}
-	run, err := runScript(ctx, "prompt template", argv, filepath.Dir(argv[len(argv)-1]), stdin, DefaultCodeTimeout, workspaceOf(in))
+	run, err := runScript(ctx, "prompt template", argv, filepath.Dir(argv[len(argv)-1]), stdin, DefaultCodeTimeout, workspaceOf(in), scripts)
 	if err != nil {
 		return "", err
 	}

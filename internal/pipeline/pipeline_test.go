@@ -104,7 +104,7 @@ func TestShardsRoundTrip(t *testing.T) {
 		}
 		run := runOf(1, mine...)
 		run.Shard = sh.Label()
-		if err := WritePartial(out, run, shard.Manifest{Shard: sh.Spec, SHA: "abc", Plan: plan}, reports.FilesOptions{}); err != nil {
+		if err := WritePartial(out, run, shard.Manifest{Shard: sh.Spec, SHA: "abc", Plan: plan}, reports.FilesOptions{}, ""); err != nil {
 			t.Fatal(err)
 		}
 		for _, f := range []string{reports.FileResults, shard.ManifestFile} {

@@ -64,11 +64,15 @@ func ClearPartial(dir string) error {
 }
 
 // WritePartial writes a shard's partial result into dir: results.json with the tests it ran,
-// then shard.json, the manifest `evalgate merge` checks. The manifest is written last, so a
-// shard that died while writing is missing, never half present.
-func WritePartial(dir string, run *result.Run, m shard.Manifest, opts reports.FilesOptions) error {
+// then shard.json, the manifest `evalgate merge` checks, signed with key when there is one
+// (shard.KeyEnv). The manifest is written last, so a shard that died while writing is
+// missing, never half present.
+func WritePartial(dir string, run *result.Run, m shard.Manifest, opts reports.FilesOptions, key string) error {
 	if err := reports.WriteResultsFile(dir, run, opts); err != nil {
 		return fmt.Errorf("write shard %s results: %w", m.Shard, err)
+	}
+	if err := shard.Sign(&m, dir, key); err != nil {
+		return err
 	}
 	if err := shard.WriteManifest(dir, m); err != nil {
 		return fmt.Errorf("write shard %s manifest: %w", m.Shard, err)

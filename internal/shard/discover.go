@@ -26,6 +26,9 @@ type Report struct {
 	Missing []int
 	// Empty are the directories given in which no shard was found.
 	Empty []string
+	// Refused are the shards whose plan or results disagree with the plan the merge computed
+	// itself (MergeOptions.Replan); their tests are errors in the merged run.
+	Refused []Refusal
 }
 
 // shardDir is one shard's directory and its manifest's head (a Plan without suites; see readHead).

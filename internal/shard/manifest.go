@@ -24,6 +24,9 @@ type Manifest struct {
 	// SHA is the commit the shard graded ("" when unknown).
 	SHA  string `json:"sha,omitempty"`
 	Plan *Plan  `json:"plan"`
+	// MAC, when the shard held the workflow's KeyEnv, signs the shard, commit, fingerprint
+	// and results.json (Sign).
+	MAC string `json:"mac,omitempty"`
 }
 
 // WriteManifest writes m to dir/shard.json. Version is set when left zero.
@@ -83,13 +86,14 @@ func readHead(path string) (*Manifest, error) {
 			Version     int    `json:"version"`
 			Count       int    `json:"count"`
 			Fingerprint string `json:"fingerprint"`
+			Salt        string `json:"salt"`
 		} `json:"plan"`
 	}
 	if err := decodeFile(path, &head); err != nil {
 		return nil, err
 	}
 	m := head.Manifest
-	m.Plan = &Plan{Version: head.Plan.Version, Count: head.Plan.Count, Fingerprint: head.Plan.Fingerprint}
+	m.Plan = &Plan{Version: head.Plan.Version, Count: head.Plan.Count, Fingerprint: head.Plan.Fingerprint, Salt: head.Plan.Salt}
 	if err := m.check(); err != nil {
 		return nil, fmt.Errorf("shard manifest %s: %w", path, err)
 	}

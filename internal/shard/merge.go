@@ -17,6 +17,15 @@ import (
 type MergeOptions struct {
 	// SHA is the commit every shard must have graded; "" = don't check against one.
 	SHA string
+	// Replan, when set, is the merge's own plan of the selection for count shards, salt
+	// being the shards' digest of their options (Plan.Salt). A shard must carry exactly that
+	// plan, and its results must report only tests it gives that shard; a shard that does
+	// not is refused (Report.Refused) and its tests are errors. Unset, the shards' own plan
+	// is taken once they agree with each other.
+	Replan func(count int, salt string) (*Plan, error)
+	// Key, when set (the workflow's KeyEnv), must have signed each shard (Sign): a shard
+	// unsigned or signed otherwise is refused.
+	Key string
 }
 
 // Merge combines shard directories (each holding shard.json and results.json, or
@@ -33,29 +42,40 @@ func Merge(dirs []string, o MergeOptions) (*result.Run, *Report, error) {
 	if len(found) == 0 {
 		return nil, rep, fmt.Errorf("merging shards: no %s in %s or their subdirectories", ManifestFile, strings.Join(dirs, ", "))
 	}
-	shards, err := agree(found, o.SHA)
+	if o.Key != "" {
+		if found = signed(found, o.Key, rep); len(found) == 0 {
+			return nil, rep, fmt.Errorf("merging shards: every shard was refused: %s", rep.Refused[0].Reason)
+		}
+	}
+	shards, plan, err := mergePlan(found, o, rep)
 	if err != nil {
 		return nil, rep, fmt.Errorf("merging shards: %w", err)
-	}
-	// The shards agree on the fingerprint: one plan, read and checked in full, is all of theirs.
-	full, err := ReadManifest(filepath.Join(shards[0].dir, ManifestFile))
-	if err != nil {
-		return nil, rep, fmt.Errorf("merging shards: %w", err)
-	}
-	plan := full.Plan
-	if plan.Fingerprint != shards[0].m.Plan.Fingerprint {
-		return nil, rep, fmt.Errorf("merging shards: %s changed while it was read", filepath.Join(shards[0].dir, ManifestFile))
 	}
 	mg := newMerger(plan)
+	mg.strict = o.Replan != nil
+	refused := map[int]bool{}
+	for _, r := range rep.Refused {
+		refused[r.Shard.Index] = true
+		mg.unplaced[r.Shard.Index] = refusedWhy(r)
+	}
 	next := 0
 	for i := 1; i <= plan.Count; i++ {
 		if next == len(shards) || shards[next].m.Shard.Index != i {
-			rep.Missing = append(rep.Missing, i)
+			if !refused[i] {
+				rep.Missing = append(rep.Missing, i)
+			}
 			continue
 		}
 		s := shards[next]
 		next++
 		ok, err := mg.add(s)
+		if err != nil && mg.strict {
+			// Results that do not fit the merge's plan: the whole shard is refused.
+			r := Refusal{Shard: s.m.Shard, Dir: s.dir, Reason: err.Error()}
+			rep.Refused = append(rep.Refused, r)
+			mg.unplaced[i] = refusedWhy(r)
+			continue
+		}
 		if err != nil {
 			return nil, rep, fmt.Errorf("merging shards: %w", err)
 		}
@@ -65,6 +85,47 @@ func Merge(dirs []string, o MergeOptions) (*result.Run, *Report, error) {
 		}
 	}
 	return mg.run(), rep, nil
+}
+
+// mergePlan is the plan the merge places results in and the shards that carry it, sorted
+// by index: the merge's own (o.Replan), or, without one, the plan the shards agree on.
+func mergePlan(found []shardDir, o MergeOptions, rep *Report) ([]shardDir, *Plan, error) {
+	if o.Replan == nil {
+		shards, err := agree(found, o.SHA)
+		if err != nil {
+			return nil, nil, err
+		}
+		// The shards agree on the fingerprint: one plan, read and checked in full, is all of theirs.
+		full, err := ReadManifest(filepath.Join(shards[0].dir, ManifestFile))
+		if err != nil {
+			return nil, nil, err
+		}
+		if full.Plan.Fingerprint != shards[0].m.Plan.Fingerprint {
+			return nil, nil, fmt.Errorf("%s changed while it was read", filepath.Join(shards[0].dir, ManifestFile))
+		}
+		return shards, full.Plan, nil
+	}
+	kept, plans, err := replanned(found, o.Replan, rep)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(kept) == 0 {
+		// Every shard was refused: their tests are errors, in the merge's plan for the count
+		// they claim (when they claim one).
+		counts := map[int]bool{}
+		for _, s := range found {
+			counts[s.m.Plan.Count] = true
+		}
+		if len(counts) != 1 {
+			return nil, nil, fmt.Errorf("no shard carries the plan this merge computed from its checkout, and they claim different shard counts: %s", rep.Refused[0].Reason)
+		}
+		return nil, plans[found[0].m.Plan.Count], nil
+	}
+	shards, err := agree(kept, o.SHA)
+	if err != nil {
+		return nil, nil, err
+	}
+	return shards, plans[shards[0].m.Plan.Count], nil
 }
 
 // readResults decodes a shard's results.json, streamed; nil, nil when it is missing.
@@ -105,6 +166,9 @@ type merger struct {
 	finish   time.Time
 	budget   *result.Budget
 	unplaced map[int]string // shard index → why its rows are missing
+	// strict checks a shard's results against the plan before placing any of them, so that a
+	// shard whose results do not fit can be refused whole.
+	strict bool
 }
 
 func newMerger(p *Plan) *merger {
@@ -121,6 +185,11 @@ func (mg *merger) add(s shardDir) (bool, error) {
 	path := filepath.Join(s.dir, ResultsFile)
 	if run.Shard != "" && run.Shard != spec.String() {
 		return false, fmt.Errorf("%s says it is shard %s, its %s says %s", path, run.Shard, ManifestFile, spec)
+	}
+	if mg.strict {
+		if err := mg.fits(run, spec, path); err != nil {
+			return false, err
+		}
 	}
 	mg.unplaced[spec.Index] = fmt.Sprintf("shard %s did not report this test", spec)
 	isLoadErr := map[string]bool{}
@@ -144,6 +213,34 @@ func (mg *merger) add(s shardDir) (bool, error) {
 	}
 	mg.times(run)
 	return true, nil
+}
+
+// fits checks, placing nothing, that every result of a shard has a row the plan gives it.
+func (mg *merger) fits(run *result.Run, spec Spec, path string) error {
+	isLoadErr := map[string]bool{}
+	for _, p := range mg.plan.LoadErrors {
+		isLoadErr[p] = true
+	}
+	taken := map[int32]bool{}
+	for _, sr := range run.Suites {
+		if sr.Error != "" && len(sr.Tests) == 0 && isLoadErr[sr.Path] {
+			continue
+		}
+		if len(mg.rows.suites[sr.Path]) == 0 {
+			return fmt.Errorf("%s: suite %s is not in the plan of shard %s", path, sr.Path, spec)
+		}
+		for _, tr := range sr.Tests {
+			if tr == nil {
+				return fmt.Errorf("%s: suite %s has a null test", path, sr.Path)
+			}
+			r, err := mg.rows.find(sr.Path, tr, spec.Index, func(r int32) bool { return taken[r] || mg.rows.out[r] != nil })
+			if err != nil {
+				return fmt.Errorf("%s: shard %s: %w", path, spec, err)
+			}
+			taken[r] = true
+		}
+	}
+	return nil
 }
 
 func (mg *merger) placeSuite(sr *result.SuiteResult, spec Spec, path string) error {

@@ -63,13 +63,23 @@ func newRowIndex(p *Plan) *rowIndex {
 
 // place puts a shard's result in the first free row of its key planned for that shard.
 func (ix *rowIndex) place(suitePath string, tr *result.TestResult, shard int) error {
+	r, err := ix.find(suitePath, tr, shard, func(r int32) bool { return ix.out[r] != nil })
+	if err != nil {
+		return err
+	}
+	ix.out[r] = tr
+	return nil
+}
+
+// find is the first row of a result's key planned for shard that is not taken.
+func (ix *rowIndex) find(suitePath string, tr *result.TestResult, shard int, taken func(int32) bool) (int32, error) {
 	k := rowKey{suitePath, tr.ID, ""}
 	if tr.Matrix {
 		k.target = tr.Target
 	}
 	r, ok := ix.head[k]
 	if !ok {
-		return fmt.Errorf("test %s is not in the plan", label(k))
+		return 0, fmt.Errorf("test %s is not in the plan", label(k))
 	}
 	planned := false
 	for ; r >= 0; r = ix.next[r] {
@@ -77,15 +87,14 @@ func (ix *rowIndex) place(suitePath string, tr *result.TestResult, shard int) er
 			continue
 		}
 		planned = true
-		if ix.out[r] == nil {
-			ix.out[r] = tr
-			return nil
+		if !taken(r) {
+			return r, nil
 		}
 	}
 	if planned {
-		return fmt.Errorf("test %s is reported twice", label(k))
+		return 0, fmt.Errorf("test %s is reported twice", label(k))
 	}
-	return fmt.Errorf("test %s was not planned for this shard", label(k))
+	return 0, fmt.Errorf("test %s was not planned for this shard", label(k))
 }
 
 func label(k rowKey) string {

@@ -110,7 +110,7 @@ func TestStackPricesCachesAndShares(t *testing.T) {
 	srv.Reply = func(*llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{Text: "hi", InputTokens: 1_000_000, OutputTokens: 100_000}
 	}
-	store, err := cache.Open(filepath.Join(t.TempDir(), "c"))
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c"), cache.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
