@@ -136,7 +136,7 @@ func forgeryJudge(t *testing.T) *llmtest.Server {
 
 func forgeryRun(t *testing.T, env map[string]string, root string, args ...string) (int, *result.Run, string) {
 	t.Helper()
-	code, stdout, stderr := invokeEnv(t, env, append([]string{"run", "--format", "json", "--root", root}, append(args, filepath.Join(root, "evals"))...)...)
+	code, stdout, stderr := invokeEnv(t, env, append([]string{"run", "--format", "json", "--allow-env", "FAKE_URL", "--root", root}, append(args, filepath.Join(root, "evals"))...)...)
 	var run result.Run
 	if err := json.Unmarshal([]byte(stdout), &run); err != nil {
 		t.Fatalf("exit %d, stdout not JSON: %v\n%s\n%s", code, err, stdout, stderr)

@@ -26,7 +26,7 @@ func TestCLI(t *testing.T) {
 		stderr    []string
 		notStdout []string
 	}{
-		{"no args", nil, 2, nil, []string{"Usage:\n  evalgate [command]", "Available Commands:"}, nil},
+		{"no args", nil, 2, nil, []string{"Usage:\n", "\n  evalgate [command]\n", "Available Commands:"}, nil},
 		{"unknown command", []string{"frobnicate"}, 2, nil, []string{`unknown command "frobnicate"`}, nil},
 		{"run passes", []string{"run", "--root", "testdata/pass", "testdata/pass"}, 0, []string{"two-plus-two", "pass"}, nil, nil},
 		{"run fails the gate", []string{"run", "--root", "testdata/fail", "testdata/fail"}, 1, []string{"three-plus-three", "fail"}, nil, nil},
