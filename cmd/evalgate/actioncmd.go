@@ -98,7 +98,9 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		return err
 	}
 	wc := wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
-		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr, onSecrets: addSecrets}
+		judgeSamples: in.JudgeSamples, getenv: e.getenv, llm: llmOpts, log: e.stderr, onSecrets: addSecrets, user: e.iso.user}
+	e.iso.announce(e.stderr)
+	protectCheckout(root, e.iso.user, e.stderr)
 	d.Execute = executor(e, in, ev, wc, scrub)
 	var exit *action.ExitError
 	if err := action.Run(ctx, in, d); errors.As(err, &exit) {
@@ -203,7 +205,7 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 		return engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			Trials: in.Trials, KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
-			Context: job.Context, Why: job.Why, Shard: job.Shard})
+			Context: job.Context, Why: job.Why, Shard: job.Shard, User: w.user})
 	}
 }
 

@@ -51,6 +51,9 @@ type env struct {
 	environ func() []string
 	// github tunes the GitHub client (tests shorten the write spacing).
 	github github.Options
+	// iso is who user commands run as (the zero value, in tests run in-process: evalgate's
+	// own user, unannounced).
+	iso isolation
 }
 
 // run is the whole program as a function of its inputs; it returns the exit code.

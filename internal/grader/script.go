@@ -23,12 +23,12 @@ type codeRun struct {
 // allow-listed environment plus AGENTV_WORKSPACE_PATH, stdin on its stdin, and on timeout,
 // cancellation or exit everything it started is killed: a grader has no business outliving its
 // verdict. what names it in errors ("code grader", "custom assertion x", "prompt template").
-func runScript(ctx context.Context, what string, argv []string, dir string, stdin []byte, timeout time.Duration, workspace string) (*codeRun, error) {
+func runScript(ctx context.Context, what string, argv []string, dir string, stdin []byte, timeout time.Duration, workspace string, user *proc.User) (*codeRun, error) {
 	errTimeout := fmt.Errorf("%s timed out after %s", what, timeout)
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 	cmd := proc.Command(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.User = dir, user
 	if workspace != "" {
 		cmd.Env = []string{"AGENTV_WORKSPACE_PATH=" + workspace}
 	}

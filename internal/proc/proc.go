@@ -57,6 +57,7 @@ type Cmd struct {
 	path    string
 	args    []string
 	lookErr error
+	bare    bool // path was looked up in PATH
 
 	mu        sync.Mutex
 	exited    bool          // Wait has the command's exit status
@@ -86,6 +87,7 @@ func Command(ctx context.Context, name string, args ...string) *Cmd {
 	c := &Cmd{ctx: ctx, path: name, args: append([]string{name}, args...), exitc: make(chan struct{})}
 	if filepath.Base(name) == name {
 		c.path, c.lookErr = exec.LookPath(name)
+		c.bare = true
 	}
 	return c
 }
@@ -93,6 +95,10 @@ func Command(ctx context.Context, name string, args ...string) *Cmd {
 // Start starts the command. Its errors read as exec's ("fork/exec PATH: …"), and a missing
 // directory as "chdir DIR: …".
 func (c *Cmd) Start() error {
+	if c.bare && c.User != nil {
+		// What evalgate (root) finds first may be in a directory the user cannot enter.
+		c.path, c.lookErr = c.User.lookPath(c.args[0])
+	}
 	if c.lookErr != nil {
 		return c.lookErr
 	}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"syscall"
 )
 
 // Isolation user defaults: no passwd entry is needed for a uid to run a process.
@@ -93,4 +95,64 @@ func (u *User) String() string {
 		return "evalgate's own user"
 	}
 	return fmt.Sprintf("uid %d", u.UID)
+}
+
+// lookPath finds name in PATH as the user would: the first file it may execute, through
+// directories it may enter.
+func (u *User) lookPath(name string) (string, error) {
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if u.canExec(p) {
+			if !filepath.IsAbs(p) {
+				return p, &exec.Error{Name: name, Err: exec.ErrDot}
+			}
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+}
+
+// canExec reports whether the user may execute the regular file at path: every directory on
+// the way to it, as written and as its links resolve, lets the user through.
+func (u *User) canExec(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !fi.Mode().IsRegular() || !u.may(fi, 0o1) {
+		return false
+	}
+	for _, p := range []string{abs, real} {
+		for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+			if fi, err := os.Stat(d); err != nil || !u.may(fi, 0o1) {
+				return false
+			}
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	return true
+}
+
+// may reports whether the user has the permission bits bit (1 = x, 2 = w, 4 = r) on fi.
+func (u *User) may(fi os.FileInfo, bit fs.FileMode) bool {
+	perm := fi.Mode().Perm()
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		switch {
+		case int(st.Uid) == u.UID:
+			return perm&(bit<<6) != 0
+		case int(st.Gid) == u.GID:
+			return perm&(bit<<3) != 0
+		}
+	}
+	return perm&bit != 0
 }
