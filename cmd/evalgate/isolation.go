@@ -33,9 +33,9 @@ func decideIsolation(euid int, getenv func(string) string) (isolation, error) {
 	case v != "" && v != "off" && v != "on":
 		return isolation{}, fmt.Errorf("%s must be on or off, not %q", isolationEnv, v)
 	case euid != 0:
-		return isolation{note: "evalgate: not running as root, so agents, hooks and graders run as your own user: they cannot read evalgate's environment or signal it, but can write what you can (see docs/security.md#the-isolation-user)"}, nil
+		return isolation{note: "evalgate: isolation is reduced: not running as root, agents, hooks and graders run as your own user and can write what you can and signal evalgate; they still get none of its secrets (see docs/security.md#the-isolation-user)"}, nil
 	case v == "off":
-		return isolation{note: "evalgate: " + isolationEnv + "=off: agents, hooks and graders run as root, with write access to the checkout, the cache and the reports"}, nil
+		return isolation{note: "evalgate: isolation is reduced: " + isolationEnv + "=off, agents, hooks and graders run as root, with write access to the checkout, the cache and the reports"}, nil
 	}
 	u, err := proc.NewUser("", proc.AgentUID, proc.AgentGID)
 	if err != nil {

@@ -79,8 +79,11 @@ answer
 // isoCase is one attack: the test id that picks it, the suite's extra YAML, and what must hold
 // once evalgate has run.
 type isoCase struct {
-	id     string
-	suite  string // appended to the suite (assertions, execution, workspace)
+	id    string
+	suite string // appended to the suite (assertions, execution, workspace)
+	// runner runs evalgate as the runner's uid instead of root: a laptop, where it cannot
+	// switch users and commands run as its own uid.
+	runner bool
 	verify func(t *testing.T, r *isoRun)
 }
 
@@ -114,6 +117,20 @@ func TestIsolationE2E(t *testing.T) {
 				if strings.Contains(seen, v) {
 					t.Errorf("the agent read %s from a /proc/<pid>/environ", k)
 				}
+			}
+			r.graded(t, result.Pass)
+		}},
+		// Same uid, no isolation user: PID 1 and evalgate are non-dumpable, so their
+		// environments stay out of reach all the same.
+		{id: "environ", runner: true, suite: pass, verify: func(t *testing.T, r *isoRun) {
+			seen := r.read(t, r.seen)
+			for k, v := range plantedSecrets {
+				if strings.Contains(seen, v) {
+					t.Errorf("an agent of evalgate's own uid read %s from a /proc/<pid>/environ", k)
+				}
+			}
+			if n := strings.Count(r.output, "isolation is reduced"); n != 1 {
+				t.Errorf("evalgate said %d times that isolation is reduced, want once:\n%s", n, r.output)
 			}
 			r.graded(t, result.Pass)
 		}},
@@ -161,7 +178,9 @@ func TestIsolationE2E(t *testing.T) {
 			}
 			r.graded(t, result.Pass)
 		}},
-		{id: "workspace", suite: pass + "workspace:\n  template: ./ws\n", verify: func(t *testing.T, r *isoRun) {
+		// The template is the whole checkout: its .git, token and all, is not what the agent
+		// gets.
+		{id: "workspace", suite: pass + "workspace:\n  template: ..\n", verify: func(t *testing.T, r *isoRun) {
 			seen := r.read(t, r.seen)
 			if !strings.HasPrefix(seen, "10001\n") || !strings.Contains(seen, "home and tmp writable") {
 				t.Errorf("the agent did not run as uid 10001 with a HOME and TMPDIR of its own:\n%s", seen)
@@ -190,7 +209,11 @@ func TestIsolationE2E(t *testing.T) {
 		}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.id, func(t *testing.T) {
+		name := tc.id
+		if tc.runner {
+			name += "-not-root"
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			r := runIsolated(t, tc)
 			tc.verify(t, r)
@@ -227,7 +250,6 @@ func runIsolated(t *testing.T, tc isoCase) *isoRun {
 		"workspace/evals/targets.yaml":           "targets:\n  - name: default\n    provider: cli\n    command: sh " + filepath.Join(r.checkout, "evals", "agent.sh") + " {EVAL_ID} {OUTPUT_FILE}\n    timeout_seconds: 30\n    env:\n      SEEN: " + r.seen + "\n      CHECKOUT: " + r.checkout + "\n      FC: " + r.fc + "\n      REPORT: " + r.report + "\n      CACHE: " + r.cache + "\n      RUNNER_HOME: " + r.home + "\n",
 		"workspace/evals/agent.sh":               hostileAgent,
 		"workspace/evals/check.sh":               failingGrader,
-		"workspace/evals/ws/README.md":           "template\n",
 		"workspace/.agentv/assertions/strict.js": failingAssertion,
 		"file_commands/GITHUB_ENV":               "",
 		"file_commands/GITHUB_PATH":              "",
@@ -254,9 +276,7 @@ func runIsolated(t *testing.T, tc isoCase) *isoRun {
 	git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "checkout")
 	// The runner owns its files; evalgate's own directories (the cache, the report) are root's.
 	for _, d := range []string{r.checkout, r.home, r.fc} {
-		if out, err := exec.Command("chown", "-R", "1001:1001", d).CombinedOutput(); err != nil {
-			t.Fatalf("chown: %v %s", err, out)
-		}
+		chownRunner(t, d)
 	}
 	if err := os.Chmod(filepath.Join(r.checkout, ".git", "config"), 0o644); err != nil {
 		t.Fatal(err)
@@ -264,6 +284,9 @@ func runIsolated(t *testing.T, tc isoCase) *isoRun {
 	for _, d := range []string{r.report, r.cache} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
+		}
+		if tc.runner {
+			chownRunner(t, d)
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(r.seen), 0o777); err != nil {
@@ -283,7 +306,15 @@ func runIsolated(t *testing.T, tc isoCase) *isoRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("unshare", "--pid", "--fork", "--mount-proc", bin, "action", "--dry-run")
+	argv := []string{"--pid", "--fork", "--mount-proc", bin, "action", "--dry-run"}
+	if tc.runner {
+		// The test binary is in a directory only root may enter.
+		copied := filepath.Join(dir, "bin", "evalgate.test")
+		copyFile(t, bin, copied)
+		argv = append([]string{"--pid", "--fork", "--mount-proc", "setpriv", "--reuid", "1001", "--regid", "1001", "--clear-groups", "--"},
+			append([]string{copied}, argv[4:]...)...)
+	}
+	cmd := exec.Command("unshare", argv...)
 	cmd.Dir = r.checkout
 	cmd.Env = []string{e2eMainEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + r.home,
 		"GITHUB_WORKSPACE=" + r.checkout, "GITHUB_EVENT_NAME=workflow_dispatch", "GITHUB_REPOSITORY=evalgate/iso",
@@ -312,7 +343,9 @@ func runIsolated(t *testing.T, tc isoCase) *isoRun {
 			t.Errorf("%s reached evalgate's output", k)
 		}
 	}
-	if fi, err := os.Stat(filepath.Join(r.checkout, ".git", "config")); err != nil || fi.Mode().Perm()&0o077 != 0 {
+	if fi, err := os.Stat(filepath.Join(r.checkout, ".git", "config")); tc.runner {
+		// Not root: evalgate leaves the runner's files as they are.
+	} else if err != nil || fi.Mode().Perm()&0o077 != 0 {
 		t.Errorf("the checkout's .git/config is still readable by others: %v %v", fi.Mode(), err)
 	} else if fi.Sys().(*syscall.Stat_t).Uid != runnerUID {
 		t.Errorf("the checkout's .git/config changed owner")
@@ -340,4 +373,27 @@ func (r *isoRun) graded(t *testing.T, want result.Verdict) *result.TestResult {
 		t.Errorf("verdict %s (%s), want %s", tr.Verdict, tr.Error, want)
 	}
 	return tr
+}
+
+// chownRunner gives the tree at path to the runner's uid.
+func chownRunner(t *testing.T, path string) {
+	t.Helper()
+	if out, err := exec.Command("chown", "-R", "1001:1001", path).CombinedOutput(); err != nil {
+		t.Fatalf("chown: %v %s", err, out)
+	}
+}
+
+// copyFile copies an executable to dst, making its directory.
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
 }
