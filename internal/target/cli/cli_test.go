@@ -170,3 +170,22 @@ func TestCommandTemplate(t *testing.T) {
 		t.Fatalf("got %s, want %s", got, want)
 	}
 }
+
+// TestOutputFileLinkOutside: an output file that links outside its directory is not followed:
+// evalgate (root, in the image) would otherwise read whatever the agent names as its answer.
+func TestOutputFileLinkOutside(t *testing.T) {
+	t.Parallel()
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte(`{"output": [{"role": "assistant", "content": "secret"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tg, err := New(&suite.TargetConfig{Name: "link", Dir: t.TempDir(), Settings: map[string]any{
+		"command": "ln -s " + quote(secret) + " {OUTPUT_FILE}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := tg.Run(context.Background(), req("x", ""))
+	if err == nil || !strings.Contains(err.Error(), "wrote no output file") {
+		t.Fatalf("Run = %+v, %v; want no output file read through the link", out, err)
+	}
+}
