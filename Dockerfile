@@ -13,13 +13,17 @@
 # the host do not reach a container action, so the image brings Python 3 and Node with npm
 # (Debian's). HTTPS calls need CA certificates. No WORKDIR: the runner mounts the workspace at
 # /github/workspace and starts the container there. Runs as root, as container actions expect
-# (the mounted workspace and file-command files belong to the runner's user). To add an agent's
-# own tools, build FROM this image (see the README).
+# (the mounted workspace and file-command files belong to the runner's user). User commands
+# (agents, hooks, graders) run as uid 10001, evalgate-agent, with a HOME and TMPDIR evalgate makes
+# for them (docs/security.md, "The isolation user"); the passwd entry is for tools that look the
+# user up. To add an agent's own tools, build FROM this image (see the README).
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates git python3 python3-venv python3-pip nodejs npm \
  && rm -rf /var/lib/apt/lists/* \
- && git config --system --add safe.directory '*'
+ && git config --system --add safe.directory '*' \
+ && groupadd --system --gid 10001 evalgate-agent \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin evalgate-agent
 ENTRYPOINT ["/usr/local/bin/evalgate", "action"]
 
 # Build from source: a static binary (CGO_ENABLED=0), so the runtime needs no Go toolchain.

@@ -157,8 +157,23 @@ func (tv *testView) note() string {
 	return tv.plainNote()
 }
 
-// plainNote is the note of a single run: its error or its gates.
+// plainNote is the note of a single run: its error or its gates, then what evalgate noticed
+// running the agent (the background processes it killed).
 func (tv *testView) plainNote() string {
+	note := tv.verdictNote()
+	if out := tv.t.Output; out != nil {
+		for _, n := range out.Notes {
+			if note != "" {
+				note += "; "
+			}
+			note += "note: " + n
+		}
+	}
+	return note
+}
+
+// verdictNote is why a single run has its verdict: its error or its gates.
+func (tv *testView) verdictNote() string {
 	t := tv.t
 	if t.Error != "" {
 		if t.FailureStage != "" {

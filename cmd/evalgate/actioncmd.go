@@ -105,7 +105,9 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	}
 	wc := wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
 		judgeSamples: in.JudgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: in.EnvAllow}, llm: llmOpts, log: e.stderr,
-		onSecrets: addSecrets, isSecret: scrub.Has}
+		onSecrets: addSecrets, isSecret: scrub.Has, user: e.iso.user}
+	e.iso.announce(e.stderr)
+	protectCheckout(root, e.iso.user, e.stderr)
 	d.Execute = executor(e, in, ev, wc, scrub)
 	var exit *action.ExitError
 	if err := action.Run(ctx, in, d); errors.As(err, &exit) {
@@ -216,7 +218,7 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 		run, err := engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			Trials: in.Trials, MaxTrials: in.MaxTrials, RegressionAlpha: in.RegressionAlpha, Baseline: engine.BaseOutcomes(job.Baseline), KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
-			Context: job.Context, Why: job.Why, Shard: job.Shard})
+			Context: job.Context, Why: job.Why, Shard: job.Shard, User: w.user})
 		// Scrubbed before anything renders it: a renderer's escaping would hide a secret
 		// from a scrub of its output.
 		scrub.Value(run)

@@ -240,8 +240,13 @@ func TestAgentMisbehaviourE2E(t *testing.T) {
 					t.Errorf("a cut answer was kept as output (%d bytes)", len(tr.Output.Answer))
 				}
 			}},
-		{id: "linger", reason: "left background processes running", kept: true,
-			check: func(t *testing.T, tr *result.TestResult) { childDead(t, "linger.pid") }},
+		// Killed and noted; the answer is still graded (background_processes: kill).
+		{id: "linger", check: func(t *testing.T, tr *result.TestResult) {
+			childDead(t, "linger.pid")
+			if tr.Output == nil || len(tr.Output.Notes) != 1 || !strings.Contains(tr.Output.Notes[0], "background processes") {
+				t.Errorf("no note about the killed background process: %+v", tr.Output)
+			}
+		}},
 		// Not detectable: the agent may write wherever its user can, as under AgentV. The run
 		// goes on, and the write is not part of what is graded.
 		{id: "write-outside", check: func(t *testing.T, tr *result.TestResult) {
@@ -285,8 +290,8 @@ func TestAgentMisbehaviourE2E(t *testing.T) {
 		})
 	}
 
-	if s := run.Summary; s.Total != 24 || s.Passed < 17 {
-		t.Errorf("summary %+v: want all 16 good tests and write-outside to pass", s)
+	if s := run.Summary; s.Total != 24 || s.Passed < 18 {
+		t.Errorf("summary %+v: want all 16 good tests, linger and write-outside to pass", s)
 	}
 	if b, _ := os.ReadFile("testdata/agents/evals/ws/README.md"); string(b) != "# scratch project\n\nA template for agents to edit.\n" {
 		t.Errorf("the template itself was changed: %q", b)

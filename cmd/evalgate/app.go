@@ -56,6 +56,9 @@ type env struct {
 	// scrub holds the secrets a subcommand found; runEnv scrubs stderr with it, line by line,
 	// so errors and progress are scrubbed too (nil outside runEnv: see scrubber).
 	scrub *redact.Redactor
+	// iso is who user commands run as (the zero value, in tests run in-process: evalgate's
+	// own user, unannounced).
+	iso isolation
 }
 
 // scrubber is the Redactor stderr is scrubbed with.

@@ -75,8 +75,10 @@ const containTargets = `targets:
 `
 
 // containSuite gives every test a before_each hook and a code grader that record their
-// environment.
+// environment; a daemon left behind is an error of its test.
 const containSuite = `name: contain
+execution:
+  background_processes: error
 workspace:
   template: ./ws
   hooks:

@@ -106,9 +106,11 @@ func repoRoot(ctx context.Context, path string) string {
 	return wd
 }
 
-// headCommit is the commit checked out at root.
+// headCommit is the commit checked out at root. The checkout may belong to another user (the
+// runner's, with evalgate root in a container): it is the repository evalgate grades, so
+// git's ownership check is waived for it alone.
 func headCommit(ctx context.Context, root string) (string, error) {
-	out, err := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "HEAD").Output()
+	out, err := exec.CommandContext(ctx, "git", "-c", "safe.directory="+root, "-C", root, "rev-parse", "HEAD").Output()
 	if err != nil {
 		return "", fmt.Errorf("git rev-parse HEAD in %s: %w", root, err)
 	}

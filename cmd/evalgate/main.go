@@ -4,14 +4,25 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/evalgate/evalgate/internal/proc"
 )
 
 func main() {
+	proc.Harden()
+	// Who user commands run as is decided here, once, from who evalgate is.
+	iso, err := decideIsolation(os.Geteuid(), os.Getenv)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "evalgate: isolation: %v\n", err)
+		os.Exit(exitUsage)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := runEnv(ctx, os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ})
+	code := runEnv(ctx, os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ, iso: iso})
 	stop()
+	_ = iso.user.Close()
 	os.Exit(code)
 }

@@ -127,8 +127,10 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		return err
 	}
 	w := newWiring(wireConfig{root: root, targets: o.sel.targets, target: o.sel.target, judge: o.sel.judge,
-		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, llm: llmOpts, log: e.stderr,
+		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, llm: llmOpts, log: e.stderr, user: e.iso.user,
 		onSecrets: func(v []string) { scrub.Add(v...) }})
+	e.iso.announce(e.stderr)
+	protectCheckout(root, e.iso.user, e.stderr)
 	plan, err := w.preflight(suites)
 	if err != nil {
 		return err
@@ -230,6 +232,7 @@ func (o *runOptions) engineConfig(e env, root string, w *wiring, l *loaded, sh *
 		Progress:       e.stderr,
 		LoadErrors:     l.loadErrors,
 		Shard:          sh.Label(),
+		User:           w.user,
 	}
 }
 

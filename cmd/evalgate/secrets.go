@@ -165,7 +165,7 @@ func baseTargets(ctx context.Context, e env, root, baseSHA string, paths []strin
 		if err != nil {
 			continue
 		}
-		b, err := exec.CommandContext(ctx, "git", "-C", root, "show", baseSHA+":"+filepath.ToSlash(rel)).Output()
+		b, err := exec.CommandContext(ctx, "git", "-c", "safe.directory="+root, "-C", root, "show", baseSHA+":"+filepath.ToSlash(rel)).Output()
 		if err != nil {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/llm/provider"
+	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
@@ -40,6 +41,8 @@ type wiring struct {
 	onSecrets func([]string)
 	// scripts is evalgate's copy of the graders' scripts (pinGraders), nil until taken.
 	scripts *grader.Pristine
+	// user is who agents, hooks and graders run as (nil = evalgate's own user).
+	user *proc.User
 
 	mu       sync.Mutex
 	managers map[wsKey]*workspace.Manager
@@ -70,13 +73,15 @@ type wireConfig struct {
 	// onSecrets hears the credentials each targets file interpolates, as it is loaded, so
 	// they can be masked and scrubbed.
 	onSecrets func([]string)
+	// user is who user commands run as (see isolation).
+	user *proc.User
 }
 
 func newWiring(c wireConfig) *wiring {
 	c.llm.Getenv = c.getenv
 	return &wiring{root: c.root, targetsFlag: c.targets, targetFlag: c.target, judgeFlag: c.judge, getenv: c.getenv,
 		env: c.env, forkCode: c.forkCode, isSecret: c.isSecret,
-		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now), onSecrets: c.onSecrets,
+		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now), onSecrets: c.onSecrets, user: c.user,
 		managers: map[wsKey]*workspace.Manager{},
 		files:    map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
 }
@@ -210,7 +215,7 @@ func (w *wiring) workspace(ctx context.Context, s *suite.Suite, t *suite.Test, w
 	w.mu.Lock()
 	m, ok := w.managers[k]
 	if !ok {
-		m = workspace.NewManager(ws, workspace.ManagerOptions{RunID: w.runID, Log: w.log})
+		m = workspace.NewManager(ws, workspace.ManagerOptions{RunID: w.runID, Log: w.log, User: w.user})
 		w.managers[k] = m
 	}
 	w.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -20,8 +21,15 @@ import (
 // UTF-8 verbatim instead of C-quoted. Rename detection is off so a rename is listed as the
 // deletion of one name and the addition of the other: both names, without git comparing the
 // contents of every added file against every deleted one.
+//
+// The checkout may belong to another user (the runner's, with evalgate root in a container):
+// it is the repository being graded, so git's ownership check is waived for it alone.
 func FromGitDiff(ctx context.Context, repoDir, base, head string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", repoDir, "diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", base+"..."+head)
+	trusted := repoDir
+	if abs, err := filepath.Abs(repoDir); err == nil {
+		trusted = abs // git compares the option with the absolute path
+	}
+	cmd := exec.CommandContext(ctx, "git", "-c", "safe.directory="+trusted, "-C", repoDir, "diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", base+"..."+head)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()

@@ -116,7 +116,7 @@ func gradeTurn(ctx context.Context, cfg Config, tu *result.TurnResult, s *suite.
 		tu.Score, tu.Verdict = 1, result.Pass
 		return
 	}
-	in := &grader.Input{Suite: s, Test: tt, Question: transcript(window), Output: tu.Output, Thresholds: th}
+	in := &grader.Input{Suite: s, Test: tt, Question: transcript(window), Output: tu.Output, Thresholds: th, User: cfg.User}
 	sub := &result.TestResult{}
 	sub.Graders = gradeAll(ctx, cfg, in, tt.Graders, &sub.Usage)
 	rubric.Test(sub, th)
@@ -135,7 +135,7 @@ func gradeTranscript(ctx context.Context, cfg Config, tr *result.TestResult, s *
 	text := transcript(history)
 	out := *tr.Output
 	out.Answer = text
-	in := &grader.Input{Suite: s, Test: &ct, Question: text, Output: &out, Thresholds: th}
+	in := &grader.Input{Suite: s, Test: &ct, Question: text, Output: &out, Thresholds: th, User: cfg.User}
 	sub := &result.TestResult{}
 	sub.Graders = gradeAll(ctx, cfg, in, t.Graders, &sub.Usage)
 	rubric.Test(sub, th)

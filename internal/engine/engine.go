@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/rubric"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -79,6 +80,9 @@ type Config struct {
 	// KeepDiff, when set, stores the whole diff of a test whose result keeps only the first
 	// result.MaxFileChangesBytes of it, and says where (named in the result); nil drops the rest.
 	KeepDiff func(suite, test, diff string) (string, error)
+	// User is who agents and grader commands run as (nil = evalgate's own user); the wiring
+	// decides it once for the run.
+	User *proc.User
 }
 
 // Workspace is a prepared scratch directory for one test.

@@ -28,7 +28,7 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test, tri
 	if err != nil {
 		return failed(tr, th, result.StageSetup, err)
 	}
-	req := &target.Request{Suite: s, Test: t, Prompt: tr.Input, Attempt: trial}
+	req := &target.Request{Suite: s, Test: t, Prompt: tr.Input, Attempt: trial, User: cfg.User}
 	var ws Workspace
 	if spec := workspaceOf(s, t); spec != nil {
 		if cfg.Workspace == nil {
@@ -54,7 +54,7 @@ func runTest(ctx context.Context, cfg Config, s *suite.Suite, t *suite.Test, tri
 	}
 	tr.Output = out
 	tr.Usage.Add(out.Usage)
-	in := &grader.Input{Suite: s, Test: t, Question: tr.Input, Output: out, Thresholds: th}
+	in := &grader.Input{Suite: s, Test: t, Question: tr.Input, Output: out, Thresholds: th, User: cfg.User}
 	tr.Graders = gradeAll(ctx, cfg, in, t.Graders, &tr.Usage)
 	rubric.Test(tr, th)
 	bound(cfg, s, t, out)

@@ -123,7 +123,7 @@ func (g code) label() string {
 
 // run executes the command in the grader's working directory.
 func (g code) run(ctx context.Context, in *Input, stdin []byte) (*codeRun, error) {
-	return runScript(ctx, g.label(), g.spec.Command, g.dir(in), stdin, g.timeout, workspaceOf(in), g.scripts)
+	return runScript(ctx, g.label(), g.spec.Command, g.dir(in), stdin, g.timeout, workspaceOf(in), g.scripts, in.User)
 }
 
 // dir is the command's working directory: cwd relative to the eval file's directory, or that

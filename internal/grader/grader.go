@@ -10,6 +10,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/llm"
+	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -21,6 +22,9 @@ type Input struct {
 	Question   string // the rendered input, as the target saw it
 	Output     *result.Output
 	Thresholds result.Thresholds
+	// User is who grader scripts, custom assertions, prompt templates and preprocessors run
+	// as (nil = evalgate's own user).
+	User *proc.User
 }
 
 // Grader grades one test output. Failures are data: the result's Verdict is error with Error

@@ -24,7 +24,7 @@ type codeRun struct {
 // cancellation or exit everything it started is killed: a grader has no business outliving its
 // verdict. what names it in errors ("code grader", "custom assertion x", "prompt template").
 // With scripts, the repository scripts argv names run from evalgate's copy (see Pristine).
-func runScript(ctx context.Context, what string, argv []string, dir string, stdin []byte, timeout time.Duration, workspace string, scripts *Pristine) (*codeRun, error) {
+func runScript(ctx context.Context, what string, argv []string, dir string, stdin []byte, timeout time.Duration, workspace string, scripts *Pristine, user *proc.User) (*codeRun, error) {
 	argv, err := scripts.argv(argv, dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -33,7 +33,7 @@ func runScript(ctx context.Context, what string, argv []string, dir string, stdi
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 	cmd := proc.Command(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.User = dir, user
 	if workspace != "" {
 		cmd.Env = []string{"AGENTV_WORKSPACE_PATH=" + workspace}
 	}

@@ -40,11 +40,15 @@ func (c *Cmd) start() error {
 	if c.Keep {
 		keep = "1"
 	}
+	cred := "-"
+	if c.User != nil {
+		cred = fmt.Sprintf("%d:%d", c.User.UID, c.User.GID)
+	}
 	// /proc/self/exe is this very binary even if its file was replaced or removed since.
 	cmd := &exec.Cmd{
 		Path: "/proc/self/exe",
-		Args: append([]string{supervisorArg0, c.Grace.String(), keep, c.path}, c.args...),
-		Dir:  c.Dir, Env: Env(nil, c.Env...),
+		Args: append([]string{supervisorArg0, c.Grace.String(), keep, cred, c.path}, c.args...),
+		Dir:  c.Dir, Env: Env(nil, append(c.User.env(), c.Env...)...),
 		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
 		ExtraFiles: []*os.File{w},
 		// The supervisor stays out of evalgate's process group (a terminal's Ctrl-C is

@@ -23,10 +23,13 @@ type sysCmd struct {
 func (c *Cmd) start() error {
 	cmd := &exec.Cmd{
 		Path: c.path, Args: c.args,
-		Dir: c.Dir, Env: Env(nil, c.Env...),
+		Dir: c.Dir, Env: Env(nil, append(c.User.env(), c.Env...)...),
 		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 		WaitDelay:   c.Grace,
+	}
+	if c.User != nil {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(c.User.UID), Gid: uint32(c.User.GID), Groups: []uint32{}}
 	}
 	if err := cmd.Start(); err != nil {
 		return err

@@ -10,8 +10,11 @@
 //     found and killed when the command ends or its time is up. Concurrent commands have their
 //     own supervisors and never touch each other's processes. Elsewhere the command leads its
 //     own process group, and the group is what is killed.
-//   - evalgate makes itself non-dumpable before it starts the first command, so the commands
-//     (which run as the same user) cannot read its memory or /proc/<pid>/environ.
+//   - With a User (evalgate is root) the command runs as that unprivileged user, in its own
+//     HOME and TMPDIR, with PR_SET_NO_NEW_PRIVS; the supervisor stays root, so the command can
+//     neither signal nor trace it nor evalgate, nor write what they own.
+//   - evalgate makes itself non-dumpable before it starts the first command, so commands of
+//     the same user (no User: a laptop) cannot read its memory or /proc/<pid>/environ.
 package proc
 
 import (
@@ -45,11 +48,16 @@ type Cmd struct {
 	// Stop. Without it, or when the command fails or is stopped, every descendant is killed
 	// as soon as the command exits.
 	Keep bool
+	// User is who the command runs as: nil is evalgate's own user; otherwise the command
+	// drops to it (no supplementary groups, no new privileges) while its supervisor stays
+	// evalgate's, and it gets the user's HOME and TMPDIR.
+	User *User
 
 	ctx     context.Context
 	path    string
 	args    []string
 	lookErr error
+	bare    bool // path was looked up in PATH
 
 	mu        sync.Mutex
 	exited    bool          // Wait has the command's exit status
@@ -79,6 +87,7 @@ func Command(ctx context.Context, name string, args ...string) *Cmd {
 	c := &Cmd{ctx: ctx, path: name, args: append([]string{name}, args...), exitc: make(chan struct{})}
 	if filepath.Base(name) == name {
 		c.path, c.lookErr = exec.LookPath(name)
+		c.bare = true
 	}
 	return c
 }
@@ -86,6 +95,10 @@ func Command(ctx context.Context, name string, args ...string) *Cmd {
 // Start starts the command. Its errors read as exec's ("fork/exec PATH: …"), and a missing
 // directory as "chdir DIR: …".
 func (c *Cmd) Start() error {
+	if c.bare && c.User != nil {
+		// What evalgate (root) finds first may be in a directory the user cannot enter.
+		c.path, c.lookErr = c.User.lookPath(c.args[0])
+	}
 	if c.lookErr != nil {
 		return c.lookErr
 	}
@@ -176,6 +189,11 @@ func (c *Cmd) watch() {
 
 // hardenOnce makes evalgate non-dumpable once, before the first user command starts.
 var hardenOnce sync.Once
+
+// Harden makes evalgate non-dumpable now: main calls it before anything starts a child, so
+// no process of the same user — a command, or anything that outlived one — can read its
+// memory or /proc/<pid>/environ, where the job's secrets are. Start does it too.
+func Harden() { hardenOnce.Do(harden) }
 
 // String says how the command ended: "exited with code N" or "killed by signal S".
 func (s *State) String() string {

@@ -13,8 +13,9 @@ import (
 // The argv[0] values that turn this binary, whatever it is (evalgate, or a test binary that
 // imports this package), into a supervisor instead of running its main.
 const (
-	// supervisorArg0 runs one user command: argv is grace, keep (0|1), path, then the
-	// command's argv. It reports on fd 3.
+	// supervisorArg0 runs one user command: argv is grace, keep (0|1), the user to run it as
+	// (UID:GID, or - for the supervisor's own), path, then the command's argv. It reports on
+	// fd 3.
 	supervisorArg0 = "evalgate-supervise"
 	// initArg0 runs a command as init would (see initMain); evalgate does it when it is PID 1.
 	// The name lets tests exercise that mode without a PID namespace.
@@ -58,7 +59,7 @@ func init() {
 func superviseMain(args []string) int {
 	status := os.NewFile(3, "status")
 	syscall.CloseOnExec(3) // the command must not inherit it
-	if len(args) < 4 {
+	if len(args) < 5 {
 		fmt.Fprintln(status, "error supervisor: bad arguments")
 		return 2
 	}
@@ -77,13 +78,30 @@ func superviseMain(args []string) int {
 	s := newSupervisor(grace)
 	s.keep = args[1] == "1"
 	s.status = status
-	return s.run(args[2], args[3:])
+	if args[2] != "-" {
+		var uid, gid uint32
+		if _, err := fmt.Sscanf(args[2], "%d:%d", &uid, &gid); err != nil {
+			fmt.Fprintf(status, "error supervisor: user %q: %v\n", args[2], err)
+			return 2
+		}
+		// Inherited by the command: nothing it execs (a setuid binary, file capabilities)
+		// gains a privilege. The supervisor execs nothing itself.
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			fmt.Fprintf(status, "error supervisor: PR_SET_NO_NEW_PRIVS: %v\n", err)
+			return 2
+		}
+		s.cred = &syscall.Credential{Uid: uid, Gid: gid, Groups: []uint32{}}
+	}
+	return s.run(args[3], args[4:])
 }
 
 // initMain runs path as PID 1's only child: termination signals are passed on to it, every
 // orphan is reaped, and when it exits what is left is killed and its exit code returned
 // (128+n for signal n). It returns -1 when the child cannot start.
 func initMain(path string, argv []string) int {
+	// PID 1 holds the whole job environment (every secret): no process of the same user may
+	// read its /proc/1/environ or memory, from the first child on.
+	harden()
 	s := newSupervisor(0)
 	s.forward = true
 	return s.run(path, argv)
@@ -94,9 +112,10 @@ func initMain(path string, argv []string) int {
 // child until then and can be signalled without hitting a process that reused the pid.
 type supervisor struct {
 	grace   time.Duration
-	keep    bool     // leave a successful command's leftovers until told to stop
-	forward bool     // init mode: termination signals go to the command, not the whole tree
-	status  *os.File // reports to evalgate; nil in init mode
+	keep    bool                // leave a successful command's leftovers until told to stop
+	forward bool                // init mode: termination signals go to the command, not the whole tree
+	status  *os.File            // reports to evalgate; nil in init mode
+	cred    *syscall.Credential // who the command runs as; nil = the supervisor's user
 	sigs    chan os.Signal
 	self    int
 
@@ -124,7 +143,7 @@ func (s *supervisor) run(path string, argv []string) int {
 		Files: []uintptr{0, 1, 2},
 		// The command leads its own group, as without a supervisor; in init mode it stays in
 		// ours, so a terminal's Ctrl-C reaches it.
-		Sys: &syscall.SysProcAttr{Setpgid: !s.forward},
+		Sys: &syscall.SysProcAttr{Setpgid: !s.forward, Credential: s.cred},
 	})
 	if err != nil {
 		if s.forward {

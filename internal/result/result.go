@@ -309,6 +309,9 @@ type Output struct {
 	DurationMS       int64  `json:"duration_ms,omitempty"`
 	// Workspace is the directory the agent ran in (when one was used).
 	Workspace string `json:"workspace,omitempty"`
+	// Notes are what evalgate noticed running the agent that did not fail the test (the
+	// background processes it killed).
+	Notes []string `json:"notes,omitempty"`
 	// Dir is where relative file paths in the answer are: the workspace, else the target's
 	// working directory ("" = unknown). Machine-specific, so kept out of JSON.
 	Dir string `json:"-"`

@@ -54,6 +54,7 @@ func TestBadInput(t *testing.T) {
 		{"duplicate test ids", "tests:\n  - id: t\n    input: a\n    criteria: c\n  - id: t\n    input: b\n    criteria: c\n", 5, 5, `duplicate test id "t"`, nil},
 		{"duplicate criterion ids", head + "      - type: rubrics\n        criteria:\n          - {id: a, outcome: x}\n          - {id: a, outcome: y}\n", 8, 13, `duplicate criterion id "a"`, nil},
 		{"missing test id", "tests:\n  - input: a\n    criteria: c\n", 2, 5, "test has no id", nil},
+		{"bad background_processes", "execution:\n  background_processes: ignore\ntests:\n  - id: t\n    input: a\n    criteria: c\n", 2, 25, `execution.background_processes must be kill or error, not "ignore"`, nil},
 		{"unknown grader type", head + "      - type: containz\n        value: x\n", 5, 15, `unknown grader type "containz" (did you mean "contains"?)`, nil},
 		{"yaml syntax", "tests:\n  - id: t\n    input: [unclosed\n", 2, 0, "YAML syntax", nil},
 		{"tests is a number", "tests: 5\n", 1, 8, "tests must be a list of tests or a path to them", nil},
@@ -171,5 +172,21 @@ func TestLargeFileRefusedWithoutReading(t *testing.T) {
 	s, ds := Load(path, LoadOptions{})
 	if s != nil || len(ds) != 1 || !strings.Contains(ds[0].Message, "file too large (52428800 bytes, limit 10485760)") {
 		t.Fatalf("got %v", ds)
+	}
+}
+
+// TestBackgroundProcesses reads execution.background_processes, which says whether an agent
+// leaving background processes errors its test (error) or is only noted (kill, the default).
+func TestBackgroundProcesses(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]string{
+		"": "",
+		"execution:\n  background_processes: kill\n":  "kill",
+		"execution:\n  background_processes: error\n": "error",
+	} {
+		s, diags := parseString(t, body+"tests:\n  - id: t\n    input: a\n    criteria: c\n", nil)
+		if diags.HasErrors() || s.BackgroundProcesses != want {
+			t.Errorf("%q: BackgroundProcesses = %q, want %q (%v)", body, s.BackgroundProcesses, want, diags)
+		}
 	}
 }

@@ -65,6 +65,11 @@ type Suite struct {
 	Trials *Trials `json:"trials,omitempty"`
 	// Workers is execution.workers, 0 = not set.
 	Workers int
+	// BackgroundProcesses is execution.background_processes: "kill" (the default: an agent's
+	// leftover processes are killed and noted on the test) or "error" (the test errors).
+	BackgroundProcesses string
+	// BackgroundPos is where BackgroundProcesses was set.
+	BackgroundPos Pos `json:"-"`
 	// Workspace is the suite-level workspace, nil when the suite runs without one.
 	Workspace *Workspace
 	// TargetsFile is the targets.yaml found by walking up from the eval file ("" = none).

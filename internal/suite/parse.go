@@ -190,7 +190,8 @@ func defaultName(path string) string {
 }
 
 func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
-	f, ok := r.fields(n, "execution", executionKeys...)
+	// background_processes is evalgate's own key, and suite-wide: a test cannot loosen it.
+	f, ok := r.fields(n, "execution", append(executionKeys, "background_processes")...)
 	if !ok {
 		return
 	}
@@ -216,6 +217,14 @@ func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
 	}
 	if t, ok := f["threshold"]; ok {
 		s.Threshold = r.threshold(t, "execution.threshold")
+	}
+	if b, ok := f["background_processes"]; ok {
+		if v, ok := r.str(b, "execution.background_processes"); ok {
+			if v != "kill" && v != "error" {
+				r.errorf(b, "execution.background_processes must be kill or error, not %q", v)
+			}
+			s.BackgroundProcesses, s.BackgroundPos = v, r.pos(b)
+		}
 	}
 	for _, k := range []string{"assertions", "evaluators"} {
 		if g, ok := f[k]; ok {

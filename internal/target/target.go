@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -29,6 +30,8 @@ type Request struct {
 	Attempt int
 	// Workspace is the prepared scratch directory the agent runs in ("" = none).
 	Workspace string
+	// User is who a command target runs its agent as (nil = evalgate's own user).
+	User *proc.User
 }
 
 // MessageText reads an AgentV message's content: a string, or content blocks whose text parts

@@ -33,7 +33,7 @@ func TestRunHookAgentVCwdAndArgs(t *testing.T) {
 			`printf '%s\n' "$(pwd -P)" "$1" "$2" "$3" "$4" "$5" > "$6"`, "hook",
 			"{{workspace_path}}", "{{test_id}}:{{eval_run_id}}", "{{case_input}}", "{{case_metadata}}", "{{unknown}}", out}}
 		in := HookInput{TestID: "t1", EvalRunID: "run-1", CaseInput: "fix the bug", CaseMetadata: map[string]any{"k": "v"}}
-		if _, err := RunHook(context.Background(), BeforeEach, h, in, ws); err != nil {
+		if _, err := RunHook(context.Background(), BeforeEach, h, in, ws, nil); err != nil {
 			t.Fatalf("cwd %q: %v", tc.cwd, err)
 		}
 		want, _ := filepath.EvalSymlinks(tc.want)
@@ -70,7 +70,7 @@ func TestCheckEnv(t *testing.T) {
 			map[bool]string{true: "missing python module evalgate_no_such_module:", false: "missing python3 (to import json, evalgate_no_such_module)"}[noPython == nil]},
 	}
 	for _, tc := range tests {
-		err := checkEnv(context.Background(), tc.env)
+		err := checkEnv(context.Background(), tc.env, nil)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)

@@ -21,7 +21,7 @@ const importCheck = "import importlib, sys; importlib.import_module(sys.argv[1])
 // checkEnv runs AgentV's preflight for workspace.env: every required command must be in PATH
 // and every required Python module importable by python3 (run as hooks run, with the
 // allow-listed environment). The error names everything missing.
-func checkEnv(ctx context.Context, env suite.WorkspaceEnv) error {
+func checkEnv(ctx context.Context, env suite.WorkspaceEnv, user *proc.User) error {
 	var missing []string
 	for _, c := range env.RequiredCommands {
 		if _, err := exec.LookPath(c); err != nil {
@@ -33,7 +33,7 @@ func checkEnv(ctx context.Context, env suite.WorkspaceEnv) error {
 			missing = append(missing, "python3 (to import "+strings.Join(env.RequiredPythonModules, ", ")+")")
 		} else {
 			for _, m := range env.RequiredPythonModules {
-				ok, err := importable(ctx, m)
+				ok, err := importable(ctx, m, user)
 				if err != nil {
 					return fmt.Errorf("workspace env%s: %w", at(env.Pos), err)
 				}
@@ -52,12 +52,12 @@ func checkEnv(ctx context.Context, env suite.WorkspaceEnv) error {
 
 // importable reports whether python3 can import module; an error is a check that could not
 // be made (cancelled, timed out).
-func importable(ctx context.Context, module string) (bool, error) {
+func importable(ctx context.Context, module string, user *proc.User) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, envCheckTimeout)
 	defer cancel()
 	cmd := proc.Command(ctx, "python3", "-c", importCheck, module)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	cmd.Grace = hookGrace
+	cmd.Grace, cmd.User = hookGrace, user
 	st, err := cmd.Run()
 	switch {
 	case ctx.Err() != nil:

@@ -72,7 +72,7 @@ func (s Stage) timeout(h *suite.Hook) time.Duration {
 // when the suite or the test ends; whatever any other hook leaves is killed when it exits.
 // stop is never nil, and calling it again is harmless. A hook's reset is not RunHook's: see
 // Manager.
-func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir string) (stop func(), err error) {
+func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir string, user *proc.User) (stop func(), err error) {
 	stop = func() {}
 	name := hookName(stage, h)
 	if len(h.Command) == 0 || h.Command[0] == "" {
@@ -105,7 +105,7 @@ func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir 
 	defer cancel()
 
 	cmd := proc.Command(ctx, argv[0], argv[1:]...)
-	cmd.Dir = cwd
+	cmd.Dir, cmd.User = cwd, user
 	cmd.Env = []string{"AGENTV_WORKSPACE_PATH=" + dir}
 	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Grace = hookGrace

@@ -44,7 +44,7 @@ func TestRunHookLeftovers(t *testing.T) {
 				script += "; exit 1"
 			}
 			start := time.Now()
-			stop, err := RunHook(context.Background(), tc.stage, hook(1, script), HookInput{}, t.TempDir())
+			stop, err := RunHook(context.Background(), tc.stage, hook(1, script), HookInput{}, t.TempDir(), nil)
 			if (err != nil) != tc.fail {
 				t.Fatalf("err = %v", err)
 			}

@@ -54,7 +54,7 @@ func (l *Lease) close(keep bool) (string, error) {
 			}
 		}
 		if command {
-			if _, err := RunHook(l.ctx, AfterEach, h, l.in, l.w.Dir()); err != nil {
+			if _, err := RunHook(l.ctx, AfterEach, h, l.in, l.w.Dir(), l.m.opts.User); err != nil {
 				l.m.warn(err)
 			}
 		}

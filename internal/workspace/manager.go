@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -21,6 +22,9 @@ type ManagerOptions struct {
 	RunID string
 	// Log receives after_* hook failures as warnings; nil discards them.
 	Log io.Writer
+	// User is who hooks and env checks run as and who owns the workspaces evalgate copies
+	// (nil = evalgate's own user). A static workspace (workspace.path) stays its owner's.
+	User *proc.User
 }
 
 // Manager runs one workspace spec (usually a suite's) for many tests, concurrently.
@@ -147,9 +151,9 @@ func (m *Manager) Acquire(ctx context.Context, testID string, caseInput any, met
 	var err error
 	if m.base != "" {
 		// The base was made by evalgate and the suite's hooks: its repositories are copied too.
-		w, err = create(ctx, m.opts.Parent, func(dir string) error { return copyTree(m.base, dir, true) })
+		w, err = create(ctx, m.opts.Parent, m.opts.User, func(dir string) error { return copyTree(m.base, dir, true) })
 	} else {
-		w, err = Prepare(ctx, m.opts.Parent, m.spec.Template)
+		w, err = prepare(ctx, m.opts.Parent, m.spec.Template, m.opts.User)
 	}
 	if err != nil {
 		return nil, err
@@ -170,7 +174,7 @@ func (m *Manager) beforeEach(ctx context.Context, w *Workspace, in HookInput, al
 	h := m.hook(BeforeEach)
 	ran := h != nil && len(h.Command) > 0
 	if ran {
-		if stop, err = RunHook(ctx, BeforeEach, h, in, w.Dir()); err != nil {
+		if stop, err = RunHook(ctx, BeforeEach, h, in, w.Dir(), m.opts.User); err != nil {
 			return stop, err
 		}
 	}
@@ -197,6 +201,10 @@ func (m *Manager) reset(ctx context.Context, w *Workspace, s snapshot, strict bo
 		if err := w.restoreGit(r.Path, src); err != nil {
 			return fmt.Errorf("workspace reset: repo %s: %w", r.Path, err)
 		}
+	}
+	// What evalgate put back is root's until handed back to the agent's user.
+	if err := w.own(); err != nil {
+		return fmt.Errorf("workspace reset: %w", err)
 	}
 	return nil
 }
@@ -239,7 +247,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	if h := m.hook(AfterAll); h != nil && len(h.Command) > 0 && m.setupErr == nil {
 		in := HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}
-		if _, err := RunHook(context.WithoutCancel(ctx), AfterAll, h, in, dir); err != nil {
+		if _, err := RunHook(context.WithoutCancel(ctx), AfterAll, h, in, dir, m.opts.User); err != nil {
 			m.warn(err)
 		}
 	}

@@ -39,7 +39,7 @@ func (m *Manager) setup(ctx context.Context) error {
 // runSetup checks workspace.env, creates the shared workspace or the per_test base (template
 // and repos), runs before_all in it, and keeps what resets of a shared workspace return to.
 func (m *Manager) runSetup(ctx context.Context) error {
-	if err := checkEnv(ctx, m.spec.Env); err != nil {
+	if err := checkEnv(ctx, m.spec.Env, m.opts.User); err != nil {
 		return err
 	}
 	if len(m.spec.Repos) > 0 {
@@ -59,7 +59,7 @@ func (m *Manager) runSetup(ctx context.Context) error {
 		}
 		m.shared, dir = w, w.Dir()
 	case m.Shared():
-		w, err := create(ctx, m.opts.Parent, func(dir string) error { return m.fill(ctx, dir) })
+		w, err := create(ctx, m.opts.Parent, m.opts.User, func(dir string) error { return m.fill(ctx, dir) })
 		if err != nil {
 			return err
 		}
@@ -74,11 +74,14 @@ func (m *Manager) runSetup(ctx context.Context) error {
 		if err := m.fill(ctx, dir); err != nil {
 			return err
 		}
+		if err := m.opts.User.Own(dir); err != nil {
+			return fmt.Errorf("workspace: %w", err)
+		}
 	default:
 		return nil
 	}
 	if before != nil && len(before.Command) > 0 {
-		stop, err := RunHook(ctx, BeforeAll, before, HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}, dir)
+		stop, err := RunHook(ctx, BeforeAll, before, HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}, dir, m.opts.User)
 		m.stopSetup = stop
 		if err != nil {
 			return err

@@ -27,6 +27,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/proc"
 )
 
 // ErrNoGit is returned when git is not installed: diffs cannot be taken without it.
@@ -45,13 +47,20 @@ type Workspace struct {
 	ignore []byte
 	// inPlace marks a static workspace: the user's directory, never mirrored into or removed.
 	inPlace bool
+	// owner is who the copy is handed to once evalgate has written it (nil = evalgate).
+	owner *proc.User
 }
 
 // Prepare copies template into a new directory under parent ("" = the system temp dir) and
 // commits it as the baseline. Nested .git directories in the template are not copied: a
 // template is content, and its repositories' internals are not the agent's starting point.
 func Prepare(ctx context.Context, parent, template string) (*Workspace, error) {
-	return create(ctx, parent, func(dir string) error {
+	return prepare(ctx, parent, template, nil)
+}
+
+// prepare is Prepare with the copy handed to owner.
+func prepare(ctx context.Context, parent, template string, owner *proc.User) (*Workspace, error) {
+	return create(ctx, parent, owner, func(dir string) error {
 		if template == "" {
 			return nil
 		}
@@ -62,9 +71,9 @@ func Prepare(ctx context.Context, parent, template string) (*Workspace, error) {
 	})
 }
 
-// create makes a new directory under parent, has fill put the starting files in it, and
-// commits it as the baseline.
-func create(ctx context.Context, parent string, fill func(dir string) error) (*Workspace, error) {
+// create makes a new directory under parent, has fill put the starting files in it, commits
+// it as the baseline and hands it to owner.
+func create(ctx context.Context, parent string, owner *proc.User, fill func(dir string) error) (*Workspace, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, ErrNoGit
 	}
@@ -76,7 +85,7 @@ func create(ctx context.Context, parent string, fill func(dir string) error) (*W
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	w, err := start(ctx, parent, dir, false)
+	w, err := start(ctx, parent, dir, false, owner)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -87,12 +96,12 @@ func create(ctx context.Context, parent string, fill func(dir string) error) (*W
 // start makes evalgate's repository for dir and commits dir as the baseline. An inPlace
 // workspace (a static one: the user's directory) gets no repository of the agent's at .git —
 // one there is the user's — and is never removed.
-func start(ctx context.Context, parent, dir string, inPlace bool) (*Workspace, error) {
+func start(ctx context.Context, parent, dir string, inPlace bool, owner *proc.User) (*Workspace, error) {
 	home, err := os.MkdirTemp(parent, "evalgate-git-")
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	w := &Workspace{dir: dir, home: home, inPlace: inPlace}
+	w := &Workspace{dir: dir, home: home, inPlace: inPlace, owner: owner}
 	fail := func(err error) (*Workspace, error) {
 		os.RemoveAll(home)
 		return nil, err
@@ -119,7 +128,7 @@ func open(ctx context.Context, parent, dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace: %w", err)
 	}
-	return start(ctx, parent, real, true)
+	return start(ctx, parent, real, true, nil)
 }
 
 // baseline commits the directory as it is now: Diff reports changes made after this point.
@@ -153,7 +162,19 @@ func (w *Workspace) baseline(ctx context.Context) error {
 	if err := w.mirror(); err != nil {
 		return fmt.Errorf("workspace baseline: agent repository: %w", err)
 	}
+	if err := w.own(); err != nil {
+		return fmt.Errorf("workspace baseline: %w", err)
+	}
 	return nil
+}
+
+// own hands the copy (its agent repository included) to the user commands run as. A static
+// workspace is the user's directory and keeps its owner.
+func (w *Workspace) own() error {
+	if w.inPlace {
+		return nil
+	}
+	return w.owner.Own(w.dir)
 }
 
 // commit records the index as a commit on top of the previous baseline and returns its id.

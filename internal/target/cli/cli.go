@@ -42,8 +42,17 @@ var ErrEmptyAnswer = errors.New("agent returned an empty answer")
 // ErrTooBig is an answer larger than MaxOutput: evalgate will not grade a cut answer.
 var ErrTooBig = errors.New("answer is larger than 8 MiB")
 
-// ErrLingering is an agent that exited with processes it started still running.
+// ErrLingering is an agent that exited with processes it started still running, in a suite
+// whose execution.background_processes is error.
 var ErrLingering = errors.New("left background processes running after it exited (evalgate killed them)")
+
+// NoteLingering is the note on a test whose agent left background processes (a language
+// server, a build daemon): they were killed, and the test is graded all the same.
+const NoteLingering = "the agent left background processes running after it exited; evalgate killed them"
+
+// BackgroundError is the execution.background_processes value that makes leaving background
+// processes an error of the test.
+const BackgroundError = "error"
 
 // Target runs a command per test.
 type Target struct {
@@ -104,18 +113,16 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 // Run starts the agent for one test and reads its answer. The healthcheck, if any, runs
 // before the first test; once it has failed every test fails with its error.
 func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, error) {
-	if err := t.health.check(ctx, t); err != nil {
+	if err := t.health.check(ctx, t, req.User); err != nil {
 		return nil, fmt.Errorf("cli target %s: %w", t.name, err)
 	}
-	tmp, err := os.MkdirTemp("", "evalgate-cli-")
+	tmp, files, err := scratch(req)
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", t.name, err)
 	}
 	defer os.RemoveAll(tmp)
+	defer files.Close()
 	promptFile, outputFile := filepath.Join(tmp, "prompt.md"), filepath.Join(tmp, "output.json")
-	if err := os.WriteFile(promptFile, []byte(req.Prompt), 0o600); err != nil {
-		return nil, fmt.Errorf("agent %s: %w", t.name, err)
-	}
 	usesOutput := strings.Contains(t.command, "{OUTPUT_FILE}")
 	command := t.render(req, promptFile, outputFile)
 	cwd := t.cwd
@@ -123,12 +130,12 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 		cwd = req.Workspace
 	}
 	start := time.Now()
-	res, err := t.exec(ctx, command, cwd, t.timeout)
+	res, err := t.exec(ctx, command, cwd, t.timeout, req.User)
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", t.name, err)
 	}
 	stdout, stderr := res.stdout, res.stderr
-	if res.lingered {
+	if res.lingered && req.Suite != nil && req.Suite.BackgroundProcesses == BackgroundError {
 		return nil, fmt.Errorf("agent %s %w", t.name, ErrLingering)
 	}
 	if req.Workspace != "" {
@@ -138,7 +145,7 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 	}
 	raw := stdout
 	if usesOutput {
-		b, err := readCapped(outputFile)
+		b, err := readCapped(files, "output.json")
 		if err != nil {
 			if errors.Is(err, ErrTooBig) {
 				return nil, fmt.Errorf("agent %s: output file: %w", t.name, err)
@@ -164,6 +171,9 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 		out.DurationMS = time.Since(start).Milliseconds()
 	}
 	out.Workspace = req.Workspace
+	if res.lingered {
+		out.Notes = append(out.Notes, NoteLingering)
+	}
 	if out.Dir, err = filepath.Abs(cwd); err != nil {
 		out.Dir = cwd
 	}
@@ -212,11 +222,11 @@ func quote(s string) string {
 // the target's env, and on timeout or cancellation every process it started gets SIGTERM then
 // SIGKILL. After a normal exit whatever it left running is killed too, so nothing the agent
 // started — even detached with setsid — outlives its test.
-func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Duration) (*execResult, error) {
+func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Duration, user *proc.User) (*execResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := proc.Command(ctx, "sh", "-c", command)
-	cmd.Dir, cmd.Env, cmd.Grace = cwd, t.env, killGrace
+	cmd.Dir, cmd.Env, cmd.Grace, cmd.User = cwd, t.env, killGrace, user
 	stdout, stderr := &capped{max: MaxOutput}, &capped{max: MaxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
@@ -233,8 +243,8 @@ func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Dur
 	case !st.Exited() || st.Code != 0:
 		return nil, fmt.Errorf("%s: %s", st, tail(stderr.Bytes()))
 	}
-	// Children the agent left running are a misbehaviour: they can hold files, ports or the
-	// workspace after the test. They are dead by now; the test still fails for them.
+	// Children the agent left running (a language server, a build daemon) are dead by now;
+	// the test notes them, and fails for them only when its suite asks.
 	return &execResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), dropped: stdout.dropped, lingered: st.Lingered}, nil
 }
 

@@ -108,24 +108,38 @@ func TestFloodIsAnError(t *testing.T) {
 	}
 }
 
+// TestLingeringChildIsKilledAndReported: what an agent leaves running is killed; the answer
+// is still graded, with a note, unless the suite's execution.background_processes is error.
 func TestLingeringChildIsKilledAndReported(t *testing.T) {
 	t.Parallel()
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	tg := newAgent(t, map[string]any{"env": map[string]any{"PIDFILE": pidFile}})
-	if _, err := tg.Run(context.Background(), req("linger", t.TempDir())); !errors.Is(err, ErrLingering) {
-		t.Fatalf("err = %v, want ErrLingering", err)
-	}
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	deadline := time.Now().Add(5 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("child %d outlived its test", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
+	for _, policy := range []string{"", "kill", BackgroundError} {
+		t.Run("policy "+policy, func(t *testing.T) {
+			t.Parallel()
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			tg := newAgent(t, map[string]any{"env": map[string]any{"PIDFILE": pidFile}})
+			r := req("linger", t.TempDir())
+			r.Suite.BackgroundProcesses = policy
+			out, err := tg.Run(context.Background(), r)
+			if policy == BackgroundError {
+				if !errors.Is(err, ErrLingering) {
+					t.Fatalf("err = %v, want ErrLingering", err)
+				}
+			} else if err != nil || len(out.Notes) != 1 || out.Notes[0] != NoteLingering || out.Answer == "" {
+				t.Fatalf("Run = %+v, %v; want an answer with the note %q", out, err, NoteLingering)
+			}
+			b, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			deadline := time.Now().Add(5 * time.Second)
+			for syscall.Kill(pid, 0) == nil {
+				if time.Now().After(deadline) {
+					t.Fatalf("child %d outlived its test", pid)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
 	}
 }
 
@@ -154,5 +168,24 @@ func TestCommandTemplate(t *testing.T) {
 	got := tg.render(&target.Request{Test: &suite.Test{ID: "t1", InputFiles: []string{"a b.txt"}}, Prompt: "it's", Attempt: 2}, "/p", "/o")
 	if want := `run 'it'\''s' 't1' '2' 'a b.txt'`; got != want {
 		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+// TestOutputFileLinkOutside: an output file that links outside its directory is not followed:
+// evalgate (root, in the image) would otherwise read whatever the agent names as its answer.
+func TestOutputFileLinkOutside(t *testing.T) {
+	t.Parallel()
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte(`{"output": [{"role": "assistant", "content": "secret"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tg, err := New(&suite.TargetConfig{Name: "link", Dir: t.TempDir(), Settings: map[string]any{
+		"command": "ln -s " + quote(secret) + " {OUTPUT_FILE}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := tg.Run(context.Background(), req("x", ""))
+	if err == nil || !strings.Contains(err.Error(), "wrote no output file") {
+		t.Fatalf("Run = %+v, %v; want no output file read through the link", out, err)
 	}
 }

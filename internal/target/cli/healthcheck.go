@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/evalgate/evalgate/internal/proc"
+
 	"context"
 	"errors"
 	"fmt"
@@ -73,7 +75,7 @@ func parseHealthcheck(v any, dir string, timeout time.Duration) (*healthcheck, e
 // check runs the healthcheck the first time and returns its cached outcome after that. A
 // check cut short because the caller's ctx ended is not cached: it says nothing about the
 // agent, and the next test runs it again. A nil healthcheck always passes.
-func (h *healthcheck) check(ctx context.Context, t *Target) error {
+func (h *healthcheck) check(ctx context.Context, t *Target, user *proc.User) error {
 	if h == nil {
 		return nil
 	}
@@ -90,7 +92,7 @@ func (h *healthcheck) check(ctx context.Context, t *Target) error {
 		if cwd == "" {
 			cwd = t.cwd
 		}
-		_, err = t.exec(ctx, h.command, cwd, h.timeout)
+		_, err = t.exec(ctx, h.command, cwd, h.timeout, user)
 	}
 	if err != nil {
 		err = fmt.Errorf("healthcheck failed: %w", err)

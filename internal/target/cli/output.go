@@ -2,12 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"strings"
 	"unicode"
 
 	"github.com/evalgate/evalgate/internal/safetext"
+	"github.com/evalgate/evalgate/internal/target"
 )
 
 // capped keeps the first max bytes written and counts the rest. The buffer is a named field,
@@ -35,12 +37,19 @@ func (c *capped) Bytes() []byte { return c.buf.Bytes() }
 
 // readCapped reads an output file of at most MaxOutput bytes; a larger one is ErrTooBig, not
 // silently cut (a cut JSON file would read as "invalid JSON", a cut text as a shorter answer).
-func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
+func readCapped(dir *os.Root, name string) ([]byte, error) {
+	// Through the directory opened before the agent ran: a link the agent put there (or a
+	// directory it swapped in) cannot make evalgate read a file outside it.
+	f, err := dir.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxOutput+1))
 	if err != nil {
 		return nil, err
@@ -65,4 +74,33 @@ func tail(b []byte) string {
 	}
 	out := strings.Join(lines, " | ")
 	return safetext.TruncateStart(out, 500)
+}
+
+// scratch makes the directory of one run's prompt and output files: in the TMPDIR of the user
+// the agent runs as, written by evalgate first and then handed to that user. It returns the
+// directory and a handle to it that the agent cannot redirect.
+func scratch(req *target.Request) (string, *os.Root, error) {
+	parent := ""
+	if req.User != nil {
+		parent = req.User.Tmp
+	}
+	tmp, err := os.MkdirTemp(parent, "evalgate-cli-")
+	if err != nil {
+		return "", nil, err
+	}
+	root, err := os.OpenRoot(tmp)
+	if err == nil {
+		err = root.WriteFile("prompt.md", []byte(req.Prompt), 0o600)
+	}
+	if err == nil {
+		err = req.User.Own(tmp)
+	}
+	if err != nil {
+		if root != nil {
+			root.Close()
+		}
+		os.RemoveAll(tmp)
+		return "", nil, err
+	}
+	return tmp, root, nil
 }

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/proc"
+)
+
+func TestDecideIsolation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, value string
+		euid        int
+		user        bool   // an isolation user is made
+		note, err   string // substrings; "" = none
+	}{
+		{name: "not root", euid: 1000, note: "not running as root"},
+		{name: "not root, asked for", euid: 1000, value: "on", note: "not running as root"},
+		{name: "root turned off", value: "off", note: "EVALGATE_ISOLATION=off"},
+		{name: "bad value", value: "no", err: `must be on or off, not "no"`},
+		{name: "root", user: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if tt.user && os.Geteuid() != 0 {
+				t.Skip("making the isolation user needs root")
+			}
+			iso, err := decideIsolation(tt.euid, func(k string) string {
+				if k == isolationEnv {
+					return tt.value
+				}
+				return ""
+			})
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer iso.user.Close()
+			if (iso.user != nil) != tt.user || iso.user != nil && iso.user.UID != proc.AgentUID {
+				t.Errorf("user = %v, want one: %v", iso.user, tt.user)
+			}
+			if tt.note == "" && iso.note != "" || !strings.Contains(iso.note, tt.note) {
+				t.Errorf("note = %q, want %q", iso.note, tt.note)
+			}
+			var b bytes.Buffer
+			iso.announce(&b)
+			if b.String() != "" != (tt.note != "") {
+				t.Errorf("announce said %q", b.String())
+			}
+		})
+	}
+}
+
+func TestProtectCheckout(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, config string
+		user         bool
+		warn         bool
+		mode         os.FileMode
+	}{
+		{name: "token, isolated", config: "[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eA==\n", user: true, warn: true, mode: 0o600},
+		{name: "token, not isolated", config: "[http \"https://github.com/\"]\n\textraHeader = AUTHORIZATION: basic eA==\n", warn: true, mode: 0o644},
+		{name: "no token", config: "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = https://github.com/o/r\n", user: true, mode: 0o600},
+		{name: "extraheader outside http", config: "[custom]\n\textraheader = x\n", mode: 0o644},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			config := filepath.Join(root, ".git", "config")
+			if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(config, []byte(tt.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var user *proc.User
+			if tt.user {
+				user = &proc.User{UID: proc.AgentUID, GID: proc.AgentGID}
+			}
+			var b bytes.Buffer
+			protectCheckout(root, user, &b)
+			if got := strings.Contains(b.String(), "persist-credentials: false"); got != tt.warn {
+				t.Errorf("warned %v (%q), want %v", got, b.String(), tt.warn)
+			}
+			if fi, err := os.Stat(config); err != nil || fi.Mode().Perm() != tt.mode {
+				t.Errorf("mode %v %v, want %v", fi.Mode().Perm(), err, tt.mode)
+			}
+		})
+	}
+	protectCheckout(t.TempDir(), &proc.User{}, &bytes.Buffer{}) // no .git: nothing to do
+}
