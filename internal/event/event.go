@@ -129,8 +129,10 @@ func (e *Event) decode(payload []byte) error {
 		return decodeAs(payload, e.decodeDispatch)
 	case "workflow_run":
 		return decodeAs(payload, e.decodeWorkflowRun)
+	case "merge_group":
+		return decodeAs(payload, e.decodeMergeGroup)
 	default:
-		e.Why = fmt.Sprintf("event %q is not one evalgate handles (pull_request, pull_request_target, issue_comment, workflow_run, workflow_dispatch, push)", e.Name)
+		e.Why = fmt.Sprintf("event %q is not one evalgate handles (pull_request, pull_request_target, issue_comment, merge_group, workflow_run, workflow_dispatch, push)", e.Name)
 	}
 	return nil
 }
@@ -192,7 +194,35 @@ func (e *Event) decodePush(ev *github.PushEvent) {
 	e.HeadRef = strings.TrimPrefix(ev.GetRef(), "refs/heads/")
 	e.Sender = ev.GetSender().GetLogin()
 	e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
+	if ev.GetDeleted() {
+		// after is all zeros: there is no commit to grade.
+		e.Why = fmt.Sprintf("the push deleted %s", ev.GetRef())
+		return
+	}
 	e.Supported = true
+}
+
+// decodeMergeGroup reads a merge_group event: the merge queue's candidate commit (the base
+// branch with the queued pull requests merged in), graded against the base it was built on.
+// The group's branch (gh-readonly-queue/…) lives in the repository itself, and only someone
+// with write access can queue a pull request, so it is never a fork (docs/security.md).
+func (e *Event) decodeMergeGroup(ev *github.MergeGroupEvent) {
+	e.Action = ev.GetAction()
+	e.Sender = ev.GetSender().GetLogin()
+	e.DefaultBranch = ev.GetRepo().GetDefaultBranch()
+	e.setRepo(ev.GetRepo())
+	g := ev.GetMergeGroup()
+	e.HeadSHA, e.BaseSHA = g.GetHeadSHA(), g.GetBaseSHA()
+	e.HeadRef = strings.TrimPrefix(g.GetHeadRef(), "refs/heads/")
+	e.BaseRef = strings.TrimPrefix(g.GetBaseRef(), "refs/heads/")
+	switch {
+	case e.Action != "checks_requested":
+		e.Why = fmt.Sprintf("merge_group action %q: evalgate runs when checks are requested", e.Action)
+	case e.HeadSHA == "" || e.BaseSHA == "":
+		e.Why = "the merge_group event names no head or base commit"
+	default:
+		e.Supported = true
+	}
 }
 
 // dispatchEvent is the part of a workflow_dispatch payload evalgate reads; its inputs may be

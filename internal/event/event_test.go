@@ -88,6 +88,23 @@ func TestLoad(t *testing.T) {
 				t.Fatalf("%+v", e)
 			}
 		}},
+		// GitHub's own example payloads (octokit/webhooks), kept with the action's end-to-end test.
+		{"merge group", "merge_group", webhook("merge_group.checks_requested"), func(t *testing.T, e *Event) {
+			if !e.Supported || e.IsFork || e.PR != 0 || e.HeadSHA != "2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d" || e.BaseSHA != "380387fbc80638b734a49e1be1c4dfec1c01b33c" ||
+				e.BaseRef != "main" || e.HeadRef != "gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64" || e.Owner != "acme" {
+				t.Fatalf("%+v", e)
+			}
+		}},
+		{"a merge group without commits is ignored", "merge_group", "push.json", func(t *testing.T, e *Event) {
+			if e.Supported || e.Why == "" {
+				t.Fatalf("%+v", e)
+			}
+		}},
+		{"a push that deletes a tag is ignored", "push", webhook("push.1"), func(t *testing.T, e *Event) {
+			if e.Supported || e.Why != "the push deleted refs/tags/simple-tag" {
+				t.Fatalf("%+v", e)
+			}
+		}},
 		{"unknown event", "schedule", "push.json", func(t *testing.T, e *Event) {
 			if e.Supported || e.Why == "" {
 				t.Fatalf("%+v", e)
@@ -104,6 +121,11 @@ func TestLoad(t *testing.T) {
 			tt.check(t, e)
 		})
 	}
+}
+
+// webhook is an example payload of octokit/webhooks, relative to testdata.
+func webhook(name string) string {
+	return filepath.Join("..", "..", "action", "testdata", "webhooks", name+".payload.json")
 }
 
 func TestLoadErrors(t *testing.T) {
