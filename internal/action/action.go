@@ -11,6 +11,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/changes"
 	"github.com/evalgate/evalgate/internal/event"
+	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/glob"
 	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/redact"
@@ -284,10 +285,20 @@ func (d *Deps) pick(ctx context.Context, in Inputs, p plan, suites []*suite.Suit
 	return out, why
 }
 
-// changedFiles lists the PR's files through the API, falling back to git diff when the API
-// caps the list or is unavailable (a dry run has no API).
+// changedFiles lists the PR's files (a merge group's: the files its head changes since its
+// base) through the API, falling back to git diff when the API caps the list or is unavailable
+// (a dry run has no API).
 func (d *Deps) changedFiles(ctx context.Context, p plan) ([]string, error) {
-	files, truncated, err := d.Source.ListPullRequestFiles(ctx, p.pr)
+	what := "PR files"
+	var files []github.ChangedFile
+	var truncated bool
+	var err error
+	if p.pr == 0 {
+		what = "compare"
+		files, truncated, err = d.Source.CompareFiles(ctx, p.base, p.sha)
+	} else {
+		files, truncated, err = d.Source.ListPullRequestFiles(ctx, p.pr)
+	}
 	if err == nil && !truncated {
 		var out []string
 		for _, f := range files {
@@ -298,7 +309,7 @@ func (d *Deps) changedFiles(ctx context.Context, p plan) ([]string, error) {
 		}
 		return out, nil
 	}
-	d.logf("evalgate: PR files API incomplete (truncated %v, err %v); using git diff", truncated, err)
+	d.logf("evalgate: %s API incomplete (truncated %v, err %v); using git diff", what, truncated, err)
 	if p.base == "" || p.sha == "" {
 		return nil, errors.New("no base and head commits to diff")
 	}

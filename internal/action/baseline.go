@@ -67,7 +67,7 @@ func (d *Deps) baseline(ctx context.Context, in Inputs, p plan, cancelled bool) 
 // workflow-runs and artifacts APIs; damaged artifacts are skipped (see baseline.Find). It
 // needs the actions: read permission, which a fork's read-only token has too.
 func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan) (*result.Run, string) {
-	if p.pr == 0 || (p.base == "" && p.baseRef == "") {
+	if (p.pr == 0 && d.Event.Name != "merge_group") || (p.base == "" && p.baseRef == "") {
 		// The runs that upload the baseline (pushes to the default branch) have no base.
 		d.logf("evalgate: baseline: auto compares pull requests with their base; not a pull request")
 		return nil, ""

@@ -24,12 +24,13 @@ type Publisher interface {
 }
 
 // Source is what the action reads from GitHub: who may give a rerun command, the pull request
-// and its files, the gate's earlier check runs, and the base run's artifacts (baseline: auto).
+// and its files (or a merge group's, by comparing its base and head), the gate's earlier check runs, and the base run's artifacts (baseline: auto).
 // *github.Repo reads them; DryRun has no API and answers every read with ErrDryRun.
 type Source interface {
 	PermissionLevel(ctx context.Context, user string) (string, error)
 	GetPullRequest(ctx context.Context, n int) (*github.PullRequest, error)
 	ListPullRequestFiles(ctx context.Context, n int) ([]github.ChangedFile, bool, error)
+	CompareFiles(ctx context.Context, base, head string) ([]github.ChangedFile, bool, error)
 	ListCheckRuns(ctx context.Context, ref string, o github.ListCheckRunsOptions) ([]github.CheckRun, error)
 	baseline.Source
 }
@@ -101,6 +102,11 @@ func (d *DryRun) GetPullRequest(context.Context, int) (*github.PullRequest, erro
 
 // ListPullRequestFiles answers ErrDryRun.
 func (d *DryRun) ListPullRequestFiles(context.Context, int) ([]github.ChangedFile, bool, error) {
+	return nil, false, ErrDryRun
+}
+
+// CompareFiles answers ErrDryRun.
+func (d *DryRun) CompareFiles(context.Context, string, string) ([]github.ChangedFile, bool, error) {
 	return nil, false, ErrDryRun
 }
 

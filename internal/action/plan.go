@@ -16,7 +16,9 @@ import (
 // then how the action ends (nil: nothing to do).
 func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, err error, ok bool) {
 	ev := d.Event
-	p = plan{sha: ev.HeadSHA, pr: ev.PR, base: ev.BaseSHA, baseRef: ev.BaseRef, selected: ev.PR != 0}
+	// A merge group is graded like a pull request (the suites its change touches) but has no
+	// pull request of its own to comment on.
+	p = plan{sha: ev.HeadSHA, pr: ev.PR, base: ev.BaseSHA, baseRef: ev.BaseRef, selected: ev.PR != 0 || ev.Name == "merge_group"}
 	fork, headRepo := ev.IsFork, ev.HeadRepo
 	if ev.Name == "issue_comment" {
 		pr, ok := d.command(ctx, in, &p)
@@ -159,6 +161,7 @@ var checkoutFix = map[string]string{
 	"pull_request":        "# the default checkout: the test merge commit (GITHUB_SHA)\n- uses: actions/checkout@v4",
 	"pull_request_target": "- uses: actions/checkout@v4\n  with:\n    ref: ${{ github.event.pull_request.head.sha }}",
 	"workflow_run":        "- uses: actions/checkout@v4\n  with:\n    ref: ${{ github.event.workflow_run.head_sha }}",
+	"merge_group":         "# the default checkout: the merge group's head (GITHUB_SHA)\n- uses: actions/checkout@v4",
 	"issue_comment":       "- uses: actions/checkout@v4\n  with:\n    ref: refs/pull/${{ github.event.issue.number }}/head",
 }
 

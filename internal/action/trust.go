@@ -96,6 +96,11 @@ var rules = []rule{
 	// Pushing and dispatching need write access to the repository itself: never a fork.
 	{event: "push", origin: SameRepo, admit: admit, checkout: CheckoutAny},
 	{event: "workflow_dispatch", origin: SameRepo, admit: admit, checkout: CheckoutAny},
+	// A merge group's head is the base branch with queued pull requests merged in: code that
+	// someone with write access put in the queue, after the branch's required reviews and
+	// checks, on a branch of the repository itself. It is what the base branch becomes, so it
+	// is trusted as a push is; it is never a fork, whoever wrote the queued pull requests.
+	{event: "merge_group", origin: SameRepo, admit: admit, checkout: CheckoutHead},
 }
 
 // Decide looks up the trust table for an event and origin under the inputs' opt-ins.

@@ -32,6 +32,8 @@ func TestDecide(t *testing.T) {
 		{"issue_comment", Fork, code, true, true, CheckoutHead, ""},
 		{"push", SameRepo, none, true, false, CheckoutAny, ""},
 		{"workflow_dispatch", SameRepo, none, true, false, CheckoutAny, ""},
+		{"merge_group", SameRepo, none, true, false, CheckoutHead, ""},
+		{"merge_group", Fork, code, false, false, 0, "no trust rule"}, // the queue branch is never a fork
 		{"push", Fork, code, false, false, 0, "no trust rule"},
 		{"schedule", SameRepo, none, false, false, 0, "no trust rule"},
 	}

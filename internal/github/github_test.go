@@ -322,3 +322,35 @@ func TestCompleteCheckRunWithoutRefusedAnnotations(t *testing.T) {
 		t.Fatalf("check runs %+v: want it completed as failure, without annotations", runs)
 	}
 }
+
+func TestCompareFiles(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		files     int
+		truncated bool
+	}{
+		{"a merge group's few files", 3, false},
+		{"GitHub's cap", 350, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := githubtest.New(t)
+			srv.CompareCommits = 250 // three pages of commits: the files come on the first
+			for i := range tt.files {
+				srv.CompareFiles = append(srv.CompareFiles, map[string]any{"filename": fmt.Sprintf("f%03d", i), "status": "modified"})
+			}
+			srv.CompareFiles[0]["previous_filename"] = "old"
+			c, _ := newClient(t, srv)
+			files, truncated, err := c.Repo("acme", "agents").CompareFiles(context.Background(), "base1", "head2")
+			if err != nil || truncated != tt.truncated || len(files) != min(tt.files, MaxCompareFiles) || files[0].PreviousName != "old" {
+				t.Fatalf("%d files truncated %v err %v", len(files), truncated, err)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 1 || reqs[0].Path != githubtest.Prefix+"repos/acme/agents/compare/base1...head2" {
+				t.Fatalf("requests %+v, want one GET of compare/base1...head2", reqs)
+			}
+		})
+	}
+}

@@ -2,9 +2,11 @@ package githubtest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 const repoPath = Prefix + "repos/{owner}/{repo}/"
@@ -23,6 +25,21 @@ func (s *Server) routes(mux *http.ServeMux) {
 			files = files[:3000]
 		}
 		writeJSON(w, http.StatusOK, page(w, r, files))
+	}))
+	mux.HandleFunc("GET "+repoPath+"compare/{basehead}", s.handle(Compare, func(w http.ResponseWriter, r *http.Request, _ []byte) {
+		if !strings.Contains(r.PathValue("basehead"), "...") {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			return
+		}
+		commits := make([]map[string]any, s.CompareCommits)
+		for i := range commits {
+			commits[i] = map[string]any{"sha": fmt.Sprintf("%040d", i)}
+		}
+		out := map[string]any{"status": "ahead", "total_commits": len(commits), "commits": page(w, r, commits)}
+		if p := r.URL.Query().Get("page"); p == "" || p == "1" {
+			out["files"] = s.CompareFiles[:min(len(s.CompareFiles), 300)]
+		}
+		writeJSON(w, http.StatusOK, out)
 	}))
 	mux.HandleFunc("GET "+repoPath+"issues/{n}/comments", s.handle(ListComments, func(w http.ResponseWriter, r *http.Request, _ []byte) {
 		n, _ := strconv.Atoi(r.PathValue("n"))

@@ -32,6 +32,7 @@ const (
 	ListChecks     = "GET check-runs"
 	CreateReaction = "POST reactions"
 	GetPermission  = "GET permission"
+	Compare        = "GET compare"
 )
 
 // Request is one recorded request.
@@ -88,6 +89,11 @@ type Server struct {
 	Files []map[string]any
 	// PR is served by the pull request endpoint.
 	PR map[string]any
+	// CompareFiles are the files served by the compare endpoint, for any base...head; it lists
+	// at most 300, on the first page only, as GitHub does. CompareCommits is how many commits
+	// the comparison has (paginated).
+	CompareFiles   []map[string]any
+	CompareCommits int
 	// Permissions maps a login to admin, write, read or none.
 	Permissions map[string]string
 	// Commits, when set, are the commits the repository holds: listing check runs for any
