@@ -122,8 +122,7 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 	if in.Shard != nil {
 		// First of all: a shard that stops from here on leaves no earlier result behind.
 		if err := pipeline.ClearPartial(d.reportDir(in)); err != nil {
-			d.logf("evalgate: %v", err)
-			return ErrConfig
+			return d.shardFailed(ctx, in, *in.Shard, "clear its report directory", err, nil)
 		}
 	}
 	p, err, ok := d.plan(ctx, in)
@@ -138,13 +137,11 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 	}
 	suites, loadErrs, err := d.Load(d.Root, in.Suites)
 	if err != nil {
-		d.logf("evalgate: %v", err)
-		d.react(ctx, p, "confused")
-		return ErrConfig
+		return d.fail(ctx, in, p, nil, failure{stage: "load the eval files", err: err})
 	}
 	picked, why := d.pick(ctx, in, p, suites)
 	if ctx.Err() != nil {
-		return ErrCancelled
+		return d.fail(ctx, in, p, nil, failure{stage: "select the suites to run", err: ctx.Err(), cancelled: interruption(ctx)})
 	}
 	if in.Shard != nil {
 		return d.runShard(ctx, in, p, picked, loadErrs, why)
@@ -172,7 +169,7 @@ func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error 
 		base, note := d.baseline(ctx, in, p, false)
 		job.Baseline, pub.base = base, &fetched{base, note}
 	}
-	run, err := d.Execute(ctx, p.trust, job)
+	run, err := d.execute(ctx, p.trust, job)
 	var at time.Time
 	if !stop() {
 		at = <-cancelledAt
@@ -187,18 +184,15 @@ func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error 
 		d.logf("evalgate: %v: completing the check run as cancelled", cause)
 	}
 	if run == nil {
-		d.logf("evalgate: run failed: %v", err)
-		pub.abort(ctx, err, cause)
-		d.react(ctx, p, "confused")
-		if cause != nil {
-			return ErrCancelled
+		if err == nil {
+			err = errors.New("the run ended without a result")
 		}
-		return ErrConfig
+		return d.fail(ctx, in, p, pub, failure{stage: "run the eval suites", err: err, cancelled: cause, notRun: suitePaths(job.Suites)})
 	}
 	if err != nil && cause == nil {
 		// The run stopped early with a complete result (an unreachable model endpoint): the
 		// results say which tests did not run; the log says why, once.
-		d.logf("evalgate: %v", err)
+		d.logErr("evalgate", err)
 	}
 	err = pub.publish(ctx, run, cause, at)
 	d.react(ctx, p, reaction(err))

@@ -37,6 +37,12 @@ func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, err error, ok bool)
 		d.logf("evalgate: warning: running code from the fork %s with this job's secrets, as allowed by %s", headRepo, optInName(ev.Name))
 	}
 	if err, ok := d.verifyCheckout(ctx, in, &p); !ok {
+		// Nothing is posted on a commit that was not checked out; the summary says why.
+		verdict := "skip"
+		if err != nil {
+			verdict = "error"
+		}
+		d.finish(in, nil, verdict, "", 0)
 		d.react(ctx, p, "confused")
 		return p, err, false
 	}

@@ -62,16 +62,17 @@ func (d *Deps) publisher(ctx context.Context, in Inputs, p plan) *publisher {
 	return pub
 }
 
-// abort completes the check run when the run itself failed (or was cancelled first).
-func (pub *publisher) abort(ctx context.Context, cause, interrupted error) {
+// abort completes the check run when the run itself failed (or was cancelled first), with the
+// failure's report as its summary.
+func (pub *publisher) abort(ctx context.Context, f failure, body string) {
 	if pub.checkID == 0 {
 		return
 	}
-	conclusion, title, msg := "failure", "evalgate failed", fmt.Sprintf("evalgate could not complete the run: %v", cause)
-	if interrupted != nil {
-		conclusion, title, msg = "cancelled", "Cancelled", fmt.Sprintf("The run was cancelled (%v) before any result: %v", interrupted, cause)
+	conclusion := "failure"
+	if f.cancelled != nil {
+		conclusion = "cancelled"
 	}
-	if err := pub.d.Publisher.CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: conclusion, Title: title, Summary: msg}); err != nil {
+	if err := pub.d.Publisher.CompleteCheckRun(ctx, pub.checkID, github.CheckRunOutput{Name: pub.in.CheckName, Conclusion: conclusion, Title: f.title(), Summary: body}); err != nil {
 		pub.d.logf("evalgate: complete check run: %v", err)
 	}
 }

@@ -2,14 +2,17 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
@@ -32,26 +35,23 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 	sh := &pipeline.Sharding{Spec: *in.Shard, Durations: d.inRoot(in.ShardDurations), Salt: in.salt()}
 	split, mine, err := sh.Split(picked, loadErrs, in.Target != "", in.Trials)
 	if err != nil {
-		d.logf("evalgate: %v", err)
-		return ErrConfig
+		return d.shardFailed(ctx, in, sh.Spec, "split the suites", err, nil)
 	}
 	d.logf("evalgate: shard %s: %d of %d suite(s) have tests in this shard (plan %s, balanced by %s)", sh.Spec, len(mine), len(picked), split.ShortFingerprint(), split.Balance)
 	// Every shard checks the whole selection's configuration, so a mistake fails every shard
 	// alike, where it is written, rather than only the one whose tests meet it.
-	run, err := d.Execute(ctx, p.trust, Job{Suites: mine, Check: picked, LoadErrors: loadErrs, Context: d.context(p, ""), Why: why, Shard: sh.Spec.String()})
+	run, err := d.execute(ctx, p.trust, Job{Suites: mine, Check: picked, LoadErrors: loadErrs, Context: d.context(p, ""), Why: why, Shard: sh.Spec.String()})
 	if run == nil || err != nil {
 		// A shard cut short writes no manifest: the merge reports its tests as errors rather
 		// than trust the ones it skipped.
-		d.logf("evalgate: shard %s did not finish (%v): no partial result written, so the merge reports its tests as errors", sh.Spec, err)
-		if ctx.Err() != nil {
-			return ErrCancelled
+		if err == nil {
+			err = errors.New("the run ended without a result")
 		}
-		return ErrConfig
+		return d.shardFailed(ctx, in, sh.Spec, "run its tests", err, mine)
 	}
 	m := shard.Manifest{Shard: sh.Spec, SHA: p.sha, Plan: split}
 	if err := pipeline.WritePartial(d.reportDir(in), run, m, reports.FilesOptions{Root: d.Root, Scrub: d.Scrub}, d.ShardKey); err != nil {
-		d.logf("evalgate: %v", err)
-		return ErrConfig
+		return d.shardFailed(ctx, in, sh.Spec, "write its partial result", err, nil)
 	}
 	// The table's gate line is this shard's tests alone under fail_on: the merge decides the gate.
 	d.logTable(reports.NewReport(run, nil), gate.Policy{FailOn: in.FailOn}.Decide(run, 0))
@@ -61,6 +61,26 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 	return nil
 }
 
+// shardFailed reports a shard that wrote no partial result: a shard posts nothing, so the log,
+// the step summary and the outputs say what failed; the merge job reports its tests as errors.
+func (d *Deps) shardFailed(ctx context.Context, in Inputs, spec shard.Spec, stage string, err error, notRun []*suite.Suite) error {
+	d.logErr(fmt.Sprintf("evalgate: shard %s could not %s", spec, stage), err)
+	d.logf("evalgate: shard %s wrote no partial result, so the merge reports its tests as errors", spec)
+	var b strings.Builder
+	fmt.Fprintf(&b, "## ❌ evalgate: shard %s could not %s\n\n%s\n\n", spec, stage, fence(safetext.Truncate(err.Error(), maxFailureText)))
+	if len(notRun) > 0 {
+		fmt.Fprintf(&b, "This shard's tests in %d suite(s) have no result. ", len(notRun))
+	}
+	b.WriteString("No partial result was written: the job that merges the shards reports this shard's tests as errors.\n")
+	d.summary(b.String())
+	verdict, code := "error", ErrConfig
+	if ctx.Err() != nil {
+		verdict, code = "cancelled", ErrCancelled
+	}
+	d.finish(in, nil, verdict, "", 0)
+	return code
+}
+
 // runMerged publishes the shards in in.Merge as one run, as if it had run here.
 func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	dir := d.inRoot(in.Merge)
@@ -68,13 +88,11 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	// a shard whose artifact says otherwise is refused, whatever its job wrote.
 	suites, loadErrs, err := d.Load(d.Root, in.Suites)
 	if err != nil {
-		d.logf("evalgate: %v", err)
-		d.react(ctx, p, "confused")
-		return ErrConfig
+		return d.fail(ctx, in, p, nil, failure{stage: "load the eval files", err: err})
 	}
 	picked, _ := d.pick(ctx, in, p, suites)
 	if ctx.Err() != nil {
-		return ErrCancelled
+		return d.fail(ctx, in, p, nil, failure{stage: "select the suites to run", err: ctx.Err(), cancelled: interruption(ctx)})
 	}
 	replan := func(count int, salt string) (*shard.Plan, error) {
 		sh := &pipeline.Sharding{Spec: shard.Spec{Index: 1, Count: count}, Durations: d.inRoot(in.ShardDurations), Salt: salt}
@@ -86,13 +104,8 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	m, err := pipeline.Merge([]string{dir}, shard.MergeOptions{SHA: p.sha, Replan: replan, Key: d.ShardKey}, d.reportDir(in))
 	if err != nil {
 		// The gate cannot be decided from shards that disagree: it fails, and says why.
-		d.logf("evalgate: merge: %v", err)
-		d.summary("## evalgate: the shards could not be merged\n\n" + fence(err.Error()) + "\n")
-		pub := d.publisher(ctx, in, p)
-		pub.abort(ctx, fmt.Errorf("merge the shards: %w", err), nil)
-		d.react(ctx, p, "confused")
-		d.finish(in, nil, "error", "", pub.checkID)
-		return ErrConfig
+		return d.fail(ctx, in, p, nil, failure{stage: "merge the shards", err: err,
+			notGraded: "the shards ran, but their results cannot be combined into one run, so the gate was not decided and no result was reported."})
 	}
 	for _, f := range m.Report.Shards {
 		d.logf("evalgate: shard %s from %s", f.Shard, f.Dir)
