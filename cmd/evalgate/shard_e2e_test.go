@@ -129,7 +129,7 @@ func TestActionShardsOfNothing(t *testing.T) {
 }
 
 // TestActionShardsThatDisagree: a shard that graded another commit is refused, and the gate's
-// check run fails with the reason rather than staying open or passing.
+// check run and the comment fail with the reason rather than stay open, pass or stay stale.
 func TestActionShardsThatDisagree(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
@@ -153,8 +153,9 @@ func TestActionShardsThatDisagree(t *testing.T) {
 	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "failure" || !strings.Contains(runs[0].Summary, "eeeeeee") {
 		t.Fatalf("want one failed check run naming the other commit; got %+v", runs)
 	}
-	if len(srv.Comments(42)) != 0 {
-		t.Fatal("a merge that was refused posted a comment")
+	// The sticky comment says the gate was not decided, rather than show an earlier run.
+	if cs := srv.Comments(42); len(cs) != 1 || !strings.Contains(cs[0].Body, "could not merge the shards") || !strings.Contains(cs[0].Body, "Not graded") {
+		t.Fatalf("a refused merge's comment: %+v", cs)
 	}
 }
 

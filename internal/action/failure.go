@@ -101,13 +101,14 @@ func (f failure) body(in Inputs, p plan) string {
 			fmt.Fprintf(&b, "- %s\n", code(s))
 		}
 	}
+	out := strings.TrimRight(b.String(), "\n")
 	if p.sha != "" {
-		fmt.Fprintf(&b, "\n\nCommit %s has no eval results; any earlier results shown for this pull request were for an earlier run.", code(p.sha))
+		out += fmt.Sprintf("\n\nCommit %s has no eval results; any earlier results shown for this pull request were for an earlier run.", code(p.sha))
 	}
 	if p.pr != 0 && f.cancelled == nil {
-		fmt.Fprintf(&b, " Fix the error and push, or comment `%s rerun`.", in.Command)
+		out += fmt.Sprintf(" Fix the error and push, or comment `%s rerun`.", in.Command)
 	}
-	return b.String() + "\n"
+	return out + "\n"
 }
 
 // suitePaths lists the suites' paths, for what a failure did not run.
