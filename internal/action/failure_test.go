@@ -37,8 +37,10 @@ func TestFailuresAreReported(t *testing.T) {
 			says: []string{"could not run the eval suites", "unknown provider", "judge \"grader\" is not a target", "the 1 eval suite(s) selected", "`evals/billing.eval.yaml`"},
 			logs: []string{"evalgate: could not run the eval suites: .agentv/targets.yaml:4:", "\nevalgate:   evals/billing.eval.yaml:9: judge"}},
 		{name: "a stage crashes",
-			execute: func(context.Context, context.CancelFunc, Job) (*result.Run, error) { panic("index out of range [3] with length 3") },
-			want:    ErrConfig, conclusion: "failure", verdict: "error",
+			execute: func(context.Context, context.CancelFunc, Job) (*result.Run, error) {
+				panic("index out of range [3] with length 3")
+			},
+			want: ErrConfig, conclusion: "failure", verdict: "error",
 			says: []string{"evalgate crashed (internal error", "index out of range", "`evals/billing.eval.yaml`"},
 			logs: []string{"evalgate: internal error: index out of range"}},
 		{name: "the run is cancelled before any result",
