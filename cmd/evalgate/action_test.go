@@ -355,3 +355,68 @@ func TestActionAnnotationsInBatches(t *testing.T) {
 		t.Fatalf("check-run.json: %d annotations (%v), want all 120", len(file.Annotations), err)
 	}
 }
+
+// TestActionMergeGroup runs the quickstart in a merge queue: the suites the group's change
+// touches (from the compare API) run, the check run goes on the group's head, and no PR is
+// commented on.
+func TestActionMergeGroup(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.CompareFiles = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}}
+	r := newRunner(t, srv, "merge_group", nil)
+	b, _ := json.Marshal(map[string]any{"action": "checks_requested",
+		"merge_group": map[string]any{"head_sha": r.head, "base_sha": "0a1b2c3d", "head_ref": "refs/heads/gh-readonly-queue/main/pr-42-0a1b2c3d", "base_ref": "refs/heads/main"},
+		"repository":  map[string]any{"full_name": "acme/agents"}})
+	if err := os.WriteFile(r.env["GITHUB_EVENT_PATH"], b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, log := r.run()
+	if code != 1 {
+		t.Fatalf("exit %d (the calculator suite has a gated failure)\n%s", code, log)
+	}
+	runs := srv.CheckRuns()
+	if len(runs) != 1 || runs[0].HeadSHA != r.head || runs[0].Conclusion != "failure" {
+		t.Fatalf("check runs %+v, want one failure on the group's head %s", runs, r.head)
+	}
+	if n := srv.Count(githubtest.CreateComment) + srv.Count(githubtest.ListComments); n != 0 {
+		t.Fatalf("a merge group made %d comment requests", n)
+	}
+	if s := r.file(r.summary); !strings.Contains(s, "add-divide") || strings.Contains(s, "changelog-entry") {
+		t.Fatalf("the summary should hold only the calculator suite:\n%s", s)
+	}
+	if out := r.file(r.output); !strings.Contains(out, "verdict<<") {
+		t.Fatalf("no outputs:\n%s", out)
+	}
+}
+
+// TestActionConfigErrorReplacesComment: a configuration error after an earlier run replaces
+// the sticky comment, fails the check run, and fills the summary and outputs; the log has no
+// escaped line breaks.
+func TestActionConfigErrorReplacesComment(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}}
+	srv.AddComment(42, srv.BotLogin, "<!-- evalgate:comment key=evalgate -->\n## ✅ evalgate: all 9 tests passed (an earlier run)")
+	r := newRunner(t, srv, "pull_request", prEvent(false))
+	r.env["INPUT_TARGET"] = "no-such-target"
+	code, log := r.run()
+	if code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", code, log)
+	}
+	cs := srv.Comments(42)
+	if len(cs) != 1 || strings.Contains(cs[0].Body, "earlier run)") || !strings.Contains(cs[0].Body, "no-such-target") || !strings.Contains(cs[0].Body, "evals/calculator.eval.yaml") {
+		t.Fatalf("comment %+v: want the earlier run replaced by the error and what did not run", cs)
+	}
+	if runs := srv.CheckRuns(); len(runs) != 1 || runs[0].Conclusion != "failure" || runs[0].HeadSHA != headSHA {
+		t.Fatalf("check runs %+v", runs)
+	}
+	if s := r.file(r.summary); !strings.Contains(s, "no-such-target") {
+		t.Fatalf("summary:\n%s", s)
+	}
+	if out := r.file(r.output); !strings.Contains(out, "verdict<<") || !strings.Contains(out, "\nerror\n") {
+		t.Fatalf("outputs:\n%s", out)
+	}
+	if strings.Contains(log, `\n`) {
+		t.Fatalf("the log has an escaped line break:\n%s", log)
+	}
+}
