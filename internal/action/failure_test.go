@@ -147,3 +147,27 @@ func TestDryRunPrintsTheFailure(t *testing.T) {
 		t.Errorf("a dry run called the API: %+v", j.srv.Requests())
 	}
 }
+
+// TestRerunWhosePullRequestCannotBeRead: an accepted rerun command whose pull request cannot
+// be read ends in an error that the summary, the outputs and the reaction report.
+func TestRerunWhosePullRequestCannotBeRead(t *testing.T) {
+	t.Parallel()
+	j := newJob(t, "issue_comment", webhookPayload(t, "issue_comment.created"), func(m map[string]any) {
+		m["issue"].(map[string]any)["pull_request"] = map[string]any{"url": "https://api.github.com/repos/Codertocat/Hello-World/pulls/1"}
+		m["comment"].(map[string]any)["body"] = "/evalgate rerun"
+	})
+	j.srv.Permissions["Codertocat"] = "write"
+	j.srv.Fail(githubtest.GetPull, githubtest.Fault{Status: 404, Body: `{"message":"Not Found"}`})
+	if err := j.run(context.Background()); err != ErrConfig {
+		t.Fatalf("Run: %v, want %v\n%s", err, ErrConfig, j.logText())
+	}
+	if got := j.ranSuites(); len(got) != 0 {
+		t.Fatalf("ran %v", got)
+	}
+	if out := j.outputs(); out["verdict"] != "error" || !strings.Contains(j.summary(), "rerun failed") {
+		t.Fatalf("outputs %v, summary %q", out, j.summary())
+	}
+	if got := strings.Join(j.srv.Reactions(492700400), ","); !strings.HasSuffix(got, "confused") {
+		t.Fatalf("reactions %q, want confused last", got)
+	}
+}

@@ -21,9 +21,9 @@ func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, err error, ok bool)
 	p = plan{sha: ev.HeadSHA, pr: ev.PR, base: ev.BaseSHA, baseRef: ev.BaseRef, selected: ev.PR != 0 || ev.Name == "merge_group"}
 	fork, headRepo := ev.IsFork, ev.HeadRepo
 	if ev.Name == "issue_comment" {
-		pr, ok := d.command(ctx, in, &p)
+		pr, err, ok := d.command(ctx, in, &p)
 		if !ok {
-			return p, nil, false
+			return p, err, false
 		}
 		fork, headRepo = pr.IsFork || pr.HeadRepo == "", pr.HeadRepo
 	}
@@ -51,36 +51,44 @@ func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, err error, ok bool)
 }
 
 // command reads a rerun command: who may give it, and which commit it grades. The head is
-// pinned when the command arrives: a push after it does not change what this run grades.
-func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullRequest, bool) {
+// pinned when the command arrives: a push after it does not change what this run grades. ok
+// is false when nothing runs; err is then how the action ends (nil: nothing to do).
+func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullRequest, error, bool) {
 	ev := d.Event
 	cmd, ok := event.ParseCommand(ev.Comment.Body, in.Command)
 	if !ok || cmd.Name != "rerun" {
 		d.logf("evalgate: comment %d is not a %s rerun command; ignored", ev.Comment.ID, in.Command)
-		return nil, false
+		return nil, nil, false
 	}
 	if d.DryRun {
 		d.logf("evalgate: dry run: a rerun command needs the GitHub API; ignored")
-		return nil, false
+		return nil, nil, false
 	}
 	// author_association misreports private org members, so permission is asked of the API.
 	perm, err := d.Source.PermissionLevel(ctx, ev.Comment.Author)
 	if err != nil || (perm != "admin" && perm != "write") {
 		d.logf("evalgate: rerun by %s ignored: write or admin permission required (have %q, err %v)", ev.Comment.Author, perm, err)
-		return nil, false
+		return nil, nil, false
 	}
 	p.comment = ev.Comment
 	pr, err := d.Source.GetPullRequest(ctx, ev.PR)
 	if err != nil {
-		d.logf("evalgate: rerun: %v", err)
+		// The command was accepted: its failure is reported, though with no head commit there
+		// is no check run to fail and nothing to put in the comment.
+		d.logErr("evalgate: rerun: could not read the pull request", err)
+		d.summary(fmt.Sprintf("## ❌ evalgate: rerun failed\n\nThe `%s rerun` command was accepted, but evalgate could not read pull request #%d to find its head commit, so nothing ran:\n\n%s\n", in.Command, ev.PR, fence(err.Error())))
+		d.finish(in, nil, "error", "", 0)
 		d.react(ctx, *p, "confused")
-		return nil, false
+		if ctx.Err() != nil {
+			return nil, ErrCancelled, false
+		}
+		return nil, ErrConfig, false
 	}
 	p.sha, p.base, p.baseRef = pr.HeadSHA, pr.BaseSHA, pr.BaseRef
 	if len(cmd.Args) > 0 {
 		p.only = cmd.Args[0]
 	}
-	return pr, true
+	return pr, nil, true
 }
 
 // refuse explains in the log and the step summary why this event runs nothing. Nothing is
