@@ -192,3 +192,24 @@ func TestAutoBaselineOutsidePullRequests(t *testing.T) {
 		t.Fatalf("cancelled: comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
 	}
 }
+
+// TestAutoBaselineInAMergeGroup: a merge group compares with the push run on its base commit,
+// as its pull requests did.
+func TestAutoBaselineInAMergeGroup(t *testing.T) {
+	t.Parallel()
+	srv := githubtest.New(t)
+	pushRun(srv, "base1", "main", reportZip(t, scoredRun(2, 0.9)))
+	gh, err := github.New(srv.Client(), srv.APIURL(), "token", github.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &event.Event{Name: "merge_group", Owner: "acme", Repo: "agents", HeadSHA: "head", BaseSHA: "base1", BaseRef: "main",
+		WorkflowRef: "acme/agents/.github/workflows/evals.yml@refs/heads/gh-readonly-queue/main/pr-1-base1"}
+	var log bytes.Buffer
+	d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: ev, Log: &log}
+	in := Inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
+	cmp, note := d.baseline(context.Background(), in, plan{sha: "head", base: "base1", baseRef: "main", selected: true}, false)
+	if cmp == nil || !strings.Contains(note, "the base commit `base1`") {
+		t.Fatalf("comparison %v, note %q; want the base commit's run\n%s", cmp, note, log.String())
+	}
+}
