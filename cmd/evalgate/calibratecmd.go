@@ -103,22 +103,30 @@ func calibrateCmd(e env, o *calibrateOptions) error {
 		return err
 	}
 	var anns []*potato.Annotation
+	var sources []*calibrate.Source
+	seen := potato.NewSeen()
 	for _, f := range files {
 		data, err := readBounded(f)
 		if err != nil {
 			return usageErr("read annotations: %w", err)
 		}
-		a, err := potato.ReadAnnotations(data, f)
+		m, mapPath, err := potato.FindMap(f)
 		if err != nil {
 			return usageErr("read annotations: %w", err)
 		}
-		anns = append(anns, a...)
+		a, src, err := potato.ReadFile(data, f, m)
+		if err != nil {
+			return usageErr("read annotations: %w", err)
+		}
+		anns = append(anns, potato.Dedupe(a, seen, src)...)
+		sources = append(sources, src)
+		describeSource(e, src, mapPath)
 	}
 	if len(anns) == 0 {
-		return usageErr("no rubric annotations (rows with criteria_ratings) in %s", strings.Join(files, ", "))
+		return usageErr("no rubric ratings in %s (Potato's user_state.json or export records under a project evalgate export wrote, or rows with criteria_ratings)", strings.Join(files, ", "))
 	}
 	in := potato.Pair(run, anns)
-	in.Thresholds, in.HumansOnly = o.th, o.results == ""
+	in.Thresholds, in.HumansOnly, in.Sources = o.th, o.results == "", sources
 	rep := calibrate.Compute(in)
 	switch o.format {
 	case "json":
@@ -128,6 +136,22 @@ func calibrateCmd(e env, o *calibrateOptions) error {
 		return err
 	}
 	return reports.CalibrationTable(e.stdout, rep)
+}
+
+// describeSource tells on stderr what one annotation file gave and what was skipped and why.
+func describeSource(e env, s *calibrate.Source, mapPath string) {
+	format := s.Format
+	if format == "" {
+		format = "no ratings"
+	}
+	via := ""
+	if mapPath != "" && (s.Format == potato.FormatUserState || s.Format == potato.FormatExport) {
+		via = ", mapped by " + mapPath
+	}
+	fmt.Fprintf(e.stderr, "evalgate: %s: %d ratings read (%s%s)\n", s.Path, s.Ratings, format, via)
+	for _, k := range s.Skipped {
+		fmt.Fprintf(e.stderr, "evalgate: %s: %d skipped: %s\n", s.Path, k.Count, k.Reason)
+	}
 }
 
 // annotationFiles expands directories into the *.jsonl and *.json files below them.
@@ -147,7 +171,8 @@ func annotationFiles(paths []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			if ext := filepath.Ext(path); !d.IsDir() && (ext == ".jsonl" || ext == ".json") {
+			// The export's own map sits beside the annotations; it holds no ratings.
+			if ext := filepath.Ext(path); !d.IsDir() && (ext == ".jsonl" || ext == ".json") && d.Name() != potato.MapFile {
 				found = append(found, path)
 			}
 			return nil
