@@ -33,9 +33,21 @@ func newCalibrateCmd(e env, st *cliState) *cobra.Command {
 		Use:   "calibrate ANNOTATIONS... [--results RESULTS.json]",
 		Short: "Measure how well the LLM judge agrees with human raters (Potato annotations)",
 		Long: `Compare the judge's ratings in a results.json with human ratings of the same traces, made in
-Potato on the projects "evalgate export potato" wrote. ANNOTATIONS are Potato's rubric_eval output
-files (JSON Lines or a JSON array; a directory is searched for *.jsonl and *.json), with trace_id,
-annotator and rubric.criteria_ratings (plus overall and weighted_score).
+Potato on the projects "evalgate export potato" wrote. ANNOTATIONS are files or directories
+(searched for *.json and *.jsonl) holding any of:
+
+  Potato's user states     <project>/annotation_output/<user>/user_state.json, as Potato saves them
+  Potato's export          python -m potato.export --config config.yaml --format jsonl --output export
+                           (rows of instance_id, user_id, labels: {scheme: {criterion: "column"}})
+  rubric rows              trace_id, annotator and rubric.criteria_ratings (plus overall and
+                           weighted_score), the rubric_eval tutorial's format, on the judge's scale
+
+Potato stores the chosen column ("1" … "n"), not a score: its ratings are mapped back to the
+judge's criteria and scale by the evalgate.json the export wrote in the project directory (found in
+the file's directory or above it). calibrate says on stderr, per file, how many ratings it read and
+what it skipped and why (a scheme or criterion the export did not write, a column out of range, no
+evalgate.json, a rating already read from another file: a user state and its export hold the same
+ratings); the report repeats the totals.
 
 Per criterion it reports: items rated by the judge and at least one human; Krippendorff's α
 between the humans and between the judge and the humans' mean rating (interval and ordinal);
@@ -57,10 +69,10 @@ with the reason).
 Without --results, calibrate reports the humans' agreement alone, per criterion (α among the
 annotators with its interval; humans agree, humans tentative, humans disagree or not enough
 data by the same rules): is the rubric clear enough to rate by before a judge is measured?`,
-		Example: `  evalgate calibrate potato/greeter/output/ --results report/results.json
-  evalgate calibrate potato/greeter/output/        # human–human agreement only
+		Example: `  evalgate calibrate potato/greeter/annotation_output/ --results report/results.json
+  evalgate calibrate potato/greeter/annotation_output/        # human–human agreement only
   evalgate calibrate ann1.jsonl ann2.jsonl --results report/results.json --format json
-  evalgate calibrate potato/*/output --results report/results.json --format markdown >> "$GITHUB_STEP_SUMMARY"`,
+  evalgate calibrate potato/*/annotation_output --results report/results.json --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
 			o.paths = args
