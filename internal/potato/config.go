@@ -14,7 +14,7 @@ package potato
 
 // PotatoCommit is the davidjurgens/potato commit whose config validator, instance loader,
 // rubric_eval layout, user-state code and export loader the exported projects were checked
-// against (testdata/potato/generate.py).
+// against (cmd/evalgate/testdata/potato/generate.py).
 const PotatoCommit = "f5ed5d481516ad01cb1ec8041ce64b71db19d15f"
 
 // Config is a Potato annotation project (config.yaml), the subset evalgate writes.
