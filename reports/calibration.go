@@ -120,6 +120,7 @@ func calibrationFooter(w io.Writer, rep *calibrate.Report, esc func(string) stri
 	bs := rep.Bootstrap
 	fmt.Fprintf(w, "\nThresholds: α ≥ %g reliable, α ≥ %g tentative (Krippendorff), applied to the lower bound of α's %g%% interval (%s, %d resamples, seeded); fewer than %d items is not enough data.\n",
 		rep.Thresholds.Reliable, rep.Thresholds.Tentative, bs.Confidence*100, bs.Method, bs.Resamples, bs.MinItems)
+	sourcesLine(w, rep.Sources, esc)
 	if n := len(rep.Unmatched); n > 0 {
 		shown := rep.Unmatched
 		if n > 10 {
@@ -139,6 +140,37 @@ func calibrationFooter(w io.Writer, rep *calibrate.Report, esc func(string) stri
 		}
 		fmt.Fprintf(w, "\n%d annotated %s not in the results (ratings kept for human–human α only): %s%s\n", n, what, strings.Join(names, ", "), more)
 	}
+}
+
+// sourcesLine sums up the annotation files: ratings read, and what was skipped and why.
+func sourcesLine(w io.Writer, srcs []*calibrate.Source, esc func(string) string) {
+	if len(srcs) == 0 {
+		return
+	}
+	read, files := 0, 0
+	var reasons []string
+	skips := map[string]int{}
+	for _, s := range srcs {
+		read += s.Ratings
+		if s.Ratings > 0 {
+			files++
+		}
+		for _, k := range s.Skipped {
+			if _, ok := skips[k.Reason]; !ok {
+				reasons = append(reasons, k.Reason)
+			}
+			skips[k.Reason] += k.Count
+		}
+	}
+	fmt.Fprintf(w, "\nRead %d ratings from %d of %d annotation files", read, files, len(srcs))
+	for i, r := range reasons {
+		sep := "; skipped "
+		if i > 0 {
+			sep = ", "
+		}
+		fmt.Fprintf(w, "%s%d: %s", sep, skips[r], esc(r))
+	}
+	fmt.Fprintln(w, ".")
 }
 
 // WriteCalibrationJSON writes the calibration as indented JSON; undefined α is null with a reason.

@@ -105,3 +105,22 @@ func TestCalibrationHumansOnly(t *testing.T) {
 	}
 	checkMarkdown(t, md, false)
 }
+
+func TestCalibrationSources(t *testing.T) {
+	t.Parallel()
+	rep := calibrationFixture()
+	rep.Sources = []*calibrate.Source{
+		{Path: "a/user_state.json", Format: "potato user_state.json", Ratings: 4},
+		{Path: "export/annotations.jsonl", Ratings: 0, Skipped: []*calibrate.Skip{{Reason: "already read from another file", Count: 4}}},
+		{Path: "b/user_state.json", Ratings: 2, Skipped: []*calibrate.Skip{{Reason: "scheme \"<x>\" is not one the export wrote", Count: 1}, {Reason: "already read from another file", Count: 1}}},
+	}
+	md := CalibrationMarkdown(rep)
+	want := "Read 6 ratings from 2 of 3 annotation files; skipped 5: already read from another file, 1: scheme \"&lt;x&gt;\" is not one the export wrote."
+	if !strings.Contains(md, want) {
+		t.Errorf("markdown lacks %q:\n%s", want, md)
+	}
+	var b bytes.Buffer
+	if err := CalibrationTable(&b, rep); err != nil || !strings.Contains(b.String(), "Read 6 ratings from 2 of 3 annotation files") {
+		t.Errorf("table: %v\n%s", err, b.String())
+	}
+}

@@ -31,7 +31,7 @@ func TestCalibrationEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"annotation_type: rubric_eval", "name: correctness", "weight: 3", "5: fully fixed", "label: Overall Quality", "id_key: trace_id"} {
+	for _, want := range []string{"annotation_type: rubric_eval", "name: correctness", "(weight 3)", "5: fully fixed", "show_overall: true", "id_key: trace_id", "output_annotation_dir: annotation_output", "type: coding_trace"} {
 		if !strings.Contains(string(cfg), want) {
 			t.Errorf("config.yaml lacks %q:\n%s", want, cfg)
 		}

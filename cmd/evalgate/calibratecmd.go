@@ -33,9 +33,21 @@ func newCalibrateCmd(e env, st *cliState) *cobra.Command {
 		Use:   "calibrate ANNOTATIONS... [--results RESULTS.json]",
 		Short: "Measure how well the LLM judge agrees with human raters (Potato annotations)",
 		Long: `Compare the judge's ratings in a results.json with human ratings of the same traces, made in
-Potato on the projects "evalgate export potato" wrote. ANNOTATIONS are Potato's rubric_eval output
-files (JSON Lines or a JSON array; a directory is searched for *.jsonl and *.json), with trace_id,
-annotator and rubric.criteria_ratings (plus overall and weighted_score).
+Potato on the projects "evalgate export potato" wrote. ANNOTATIONS are files or directories
+(searched for *.json and *.jsonl) holding any of:
+
+  Potato's user states     <project>/annotation_output/<user>/user_state.json, as Potato saves them
+  Potato's export          python -m potato.export --config config.yaml --format jsonl --output export
+                           (rows of instance_id, user_id, labels: {scheme: {criterion: "column"}})
+  rubric rows              trace_id, annotator and rubric.criteria_ratings (plus overall and
+                           weighted_score), the rubric_eval tutorial's format, on the judge's scale
+
+Potato stores the chosen column ("1" … "n"), not a score: its ratings are mapped back to the
+judge's criteria and scale by the evalgate.json the export wrote in the project directory (found in
+the file's directory or above it). calibrate says on stderr, per file, how many ratings it read and
+what it skipped and why (a scheme or criterion the export did not write, a column out of range, no
+evalgate.json, a rating already read from another file: a user state and its export hold the same
+ratings); the report repeats the totals.
 
 Per criterion it reports: items rated by the judge and at least one human; Krippendorff's α
 between the humans and between the judge and the humans' mean rating (interval and ordinal);
@@ -57,10 +69,10 @@ with the reason).
 Without --results, calibrate reports the humans' agreement alone, per criterion (α among the
 annotators with its interval; humans agree, humans tentative, humans disagree or not enough
 data by the same rules): is the rubric clear enough to rate by before a judge is measured?`,
-		Example: `  evalgate calibrate potato/greeter/output/ --results report/results.json
-  evalgate calibrate potato/greeter/output/        # human–human agreement only
+		Example: `  evalgate calibrate potato/greeter/annotation_output/ --results report/results.json
+  evalgate calibrate potato/greeter/annotation_output/        # human–human agreement only
   evalgate calibrate ann1.jsonl ann2.jsonl --results report/results.json --format json
-  evalgate calibrate potato/*/output --results report/results.json --format markdown >> "$GITHUB_STEP_SUMMARY"`,
+  evalgate calibrate potato/*/annotation_output --results report/results.json --format markdown >> "$GITHUB_STEP_SUMMARY"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
 			o.paths = args
@@ -103,22 +115,30 @@ func calibrateCmd(e env, o *calibrateOptions) error {
 		return err
 	}
 	var anns []*potato.Annotation
+	var sources []*calibrate.Source
+	seen := potato.NewSeen()
 	for _, f := range files {
 		data, err := readBounded(f)
 		if err != nil {
 			return usageErr("read annotations: %w", err)
 		}
-		a, err := potato.ReadAnnotations(data, f)
+		m, mapPath, err := potato.FindMap(f)
 		if err != nil {
 			return usageErr("read annotations: %w", err)
 		}
-		anns = append(anns, a...)
+		a, src, err := potato.ReadFile(data, f, m)
+		if err != nil {
+			return usageErr("read annotations: %w", err)
+		}
+		anns = append(anns, potato.Dedupe(a, seen, src)...)
+		sources = append(sources, src)
+		describeSource(e, src, mapPath)
 	}
 	if len(anns) == 0 {
-		return usageErr("no rubric annotations (rows with criteria_ratings) in %s", strings.Join(files, ", "))
+		return usageErr("no rubric ratings in %s (Potato's user_state.json or export records under a project evalgate export wrote, or rows with criteria_ratings)", strings.Join(files, ", "))
 	}
 	in := potato.Pair(run, anns)
-	in.Thresholds, in.HumansOnly = o.th, o.results == ""
+	in.Thresholds, in.HumansOnly, in.Sources = o.th, o.results == "", sources
 	rep := calibrate.Compute(in)
 	switch o.format {
 	case "json":
@@ -128,6 +148,22 @@ func calibrateCmd(e env, o *calibrateOptions) error {
 		return err
 	}
 	return reports.CalibrationTable(e.stdout, rep)
+}
+
+// describeSource tells on stderr what one annotation file gave and what was skipped and why.
+func describeSource(e env, s *calibrate.Source, mapPath string) {
+	format := s.Format
+	if format == "" {
+		format = "no ratings"
+	}
+	via := ""
+	if mapPath != "" && (s.Format == potato.FormatUserState || s.Format == potato.FormatExport) {
+		via = ", mapped by " + mapPath
+	}
+	fmt.Fprintf(e.stderr, "evalgate: %s: %d ratings read (%s%s)\n", s.Path, s.Ratings, format, via)
+	for _, k := range s.Skipped {
+		fmt.Fprintf(e.stderr, "evalgate: %s: %d skipped: %s\n", s.Path, k.Count, k.Reason)
+	}
 }
 
 // annotationFiles expands directories into the *.jsonl and *.json files below them.
@@ -147,7 +183,8 @@ func annotationFiles(paths []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			if ext := filepath.Ext(path); !d.IsDir() && (ext == ".jsonl" || ext == ".json") {
+			// The export's own map sits beside the annotations; it holds no ratings.
+			if ext := filepath.Ext(path); !d.IsDir() && (ext == ".jsonl" || ext == ".json") && d.Name() != potato.MapFile {
 				found = append(found, path)
 			}
 			return nil

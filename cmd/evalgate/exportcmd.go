@@ -48,19 +48,28 @@ func newExportPotatoCmd(e env, st *cliState) *cobra.Command {
 		Long: `Write the traces of a run (the results.json that "evalgate run --out" writes) as Potato
 annotation projects, so humans can rate the outputs the LLM judge rated, on the same criteria.
 
-Each project directory holds config.yaml (a rubric_eval scheme per judge grader, mirroring its
-criteria: ids, descriptions, weights, required flags, score ranges or Likert anchors) and
-data/traces.jsonl (one item per test: trace_id, task, steps from the agent's tool calls,
-files_changed from the workspace diff, the answer). Checklist criteria are rated 0–1, score-range
-criteria 0–10, Likert criteria on their own scale: the judge's scale. Tests with different judge
-criteria go to different projects (a suite's name, then -2, -3 …). The suites are re-read from
---root for what results.json does not keep (score-range texts, Likert anchors); if a suite is
-gone, its projects are written without them.
+Each project directory is one Potato project, as Potato 2.8 (davidjurgens/potato ` + "`" + `f5ed5d4` + "`" + `)
+loads and serves it: config.yaml (task_dir, output_annotation_dir and the other keys Potato's
+validator requires; an instance_display showing the task, the final answer, the agent's session
+as a coding_trace of turns with their tool calls, and the workspace diff; one rubric_eval scheme
+per judge grader), data/traces.jsonl (one item per test), evalgate.json (how the schemes, criteria
+and Potato's stored columns map back to the judge's criteria and scale, for "evalgate calibrate")
+and an empty annotation_output/.
 
-Rate with "potato start DIR/<project>/config.yaml", then compare with "evalgate calibrate".`,
+Each scheme rates on the judge's scale: a checklist has two columns, not met and met; a score
+range eleven, 0–10, with the criterion's ranges in its description; a Likert scheme the suite's
+scale and labels, its anchors in the descriptions, and the overall row (show_overall) when the
+suite has an overall. Weights, required flags and minimum scores are shown in the descriptions:
+rubric_eval has no keys for them (calibrate computes the humans' weighted score from the weights).
+Tests with different judge criteria go to different projects (a suite's name, then -2, -3 …). The
+suites are re-read from --root for what results.json does not keep (score-range texts, Likert
+anchors); if a suite is gone, its projects are written without them.
+
+Rate with "cd DIR/<project> && potato start config.yaml -p 8000", then compare with
+"evalgate calibrate DIR/<project>/annotation_output".`,
 		Example: `  evalgate run evals/ --out report/
   evalgate export potato report/results.json --out potato/
-  potato start potato/greeter/config.yaml -p 8000`,
+  (cd potato/greeter && potato start config.yaml -p 8000)`,
 		Args: cobra.ExactArgs(1),
 		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
 			o.results = args[0]

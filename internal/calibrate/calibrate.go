@@ -82,6 +82,8 @@ type Input struct {
 	Thresholds Thresholds
 	// HumansOnly measures the humans' agreement alone (no results to take a judge from).
 	HumansOnly bool
+	// Sources say what each annotation file gave; carried into the report.
+	Sources []*Source
 }
 
 // Report is the calibration of one run.
@@ -95,6 +97,8 @@ type Report struct {
 	Criteria   []*Row `json:"criteria"`
 	// Unmatched are items humans rated that have no judge rating at all (not in the results).
 	Unmatched []string `json:"unmatched_items,omitempty"`
+	// Sources are the annotation files read, with their counts and skips.
+	Sources []*Source `json:"sources,omitempty"`
 }
 
 // Row is the calibration of one criterion.
@@ -141,7 +145,7 @@ func Compute(in Input) *Report {
 		judge[r.Criterion][r.Item] = r.Value
 		judged[r.Item] = true
 	}
-	rep := &Report{Thresholds: th, HumansOnly: in.HumansOnly,
+	rep := &Report{Thresholds: th, HumansOnly: in.HumansOnly, Sources: in.Sources,
 		Bootstrap: Bootstrap{Method: Method, Resamples: Resamples, Confidence: Confidence, MinItems: MinItems}}
 	raters, items := map[string]bool{}, map[string]bool{}
 	for _, r := range in.Humans {
@@ -359,3 +363,29 @@ func mean(xs []float64) float64 {
 func ptr[T any](v T) *T { return &v }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// Source is what was read from one annotation file: its format, how many ratings it gave and
+// what was skipped and why.
+type Source struct {
+	Path    string  `json:"path"`
+	Format  string  `json:"format,omitempty"`
+	Ratings int     `json:"ratings"`
+	Skipped []*Skip `json:"skipped,omitempty"`
+}
+
+// Skip counts ratings or rows left out of a file for one reason.
+type Skip struct {
+	Reason string `json:"reason"`
+	Count  int    `json:"count"`
+}
+
+// Skip records n things skipped for reason, merging equal reasons.
+func (s *Source) Skip(reason string, n int) {
+	for _, k := range s.Skipped {
+		if k.Reason == reason {
+			k.Count += n
+			return
+		}
+	}
+	s.Skipped = append(s.Skipped, &Skip{Reason: reason, Count: n})
+}

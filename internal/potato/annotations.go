@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/evalgate/evalgate/internal/calibrate"
 	"github.com/evalgate/evalgate/internal/jsonl"
 )
 
@@ -35,6 +36,10 @@ type Rubric struct {
 	// Overall and Weighted are nil when absent.
 	Overall  *float64
 	Weighted *float64
+	// OverallName and WeightedName name them when the export's map did; empty otherwise.
+	OverallName, WeightedName string
+	// Scales are the criteria's scales when the export's map gave them, by name.
+	Scales map[string]calibrate.Scale
 }
 
 // ReadAnnotations reads a Potato annotation file: JSON Lines, one JSON array of objects, or

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
-	"github.com/sourcegraph/go-diff/diff"
 	"gopkg.in/yaml.v3"
 
 	"github.com/evalgate/evalgate/internal/result"
@@ -27,12 +28,15 @@ type Project struct {
 	Name   string
 	Config *Config
 	Items  []*Item
+	// Map is written as evalgate.json: calibrate maps Potato's ratings back by it.
+	Map *Map
 }
 
-// Data file and output locations inside a project directory.
+// Files and directories of a project directory.
 const (
 	DataFile  = "data/traces.jsonl"
-	OutputDir = "output/"
+	OutputDir = "annotation_output/"
+	MapFile   = "evalgate.json"
 )
 
 // Export turns a run into Potato projects; spec may be nil.
@@ -41,7 +45,7 @@ func Export(run *result.Run, spec SpecFunc) []*Project {
 	bySig := map[string]*Project{}
 	perSuite := map[string]int{}
 	for _, tr := range traces(run) {
-		ss := schemes(tr, spec)
+		ss, maps := schemes(tr, spec)
 		sig, _ := yaml.Marshal(ss)
 		key := tr.suite.Name + "\x00" + string(sig)
 		p := bySig[key]
@@ -51,7 +55,7 @@ func Export(run *result.Run, spec SpecFunc) []*Project {
 			if n := perSuite[tr.suite.Name]; n > 1 {
 				name = fmt.Sprintf("%s-%d", name, n)
 			}
-			p = &Project{Name: name, Config: config(tr.suite.Name, ss)}
+			p = &Project{Name: name, Config: config(tr.suite.Name, ss), Map: &Map{Potato: PotatoCommit, Suite: tr.suite.Name, Schemes: maps}}
 			bySig[key] = p
 			out = append(out, p)
 		}
@@ -60,22 +64,33 @@ func Export(run *result.Run, spec SpecFunc) []*Project {
 	return out
 }
 
-// config is a project's config.yaml, laid out as Potato's rubric_eval tutorial does.
+// config is a project's config.yaml with the keys Potato's validator requires and an instance
+// display of the task, the answer, the session and the diff.
 func config(suiteName string, ss []*Scheme) *Config {
 	return &Config{
-		AnnotationTaskName: "evalgate calibration: " + suiteName,
-		DataFiles:          []string{DataFile},
-		ItemProperties:     ItemProperties{IDKey: "trace_id", TextKey: "task"},
-		Display:            Display{Type: "coding_trace", TraceKey: "steps", DiffKey: "files_changed", SyntaxHighlighting: true},
-		AnnotationSchemes:  ss,
-		AnnotatorConfig:    AnnotatorConfig{AllowBackNavigation: true, ShowCriteriaDescriptions: true},
-		Output:             Output{Path: OutputDir, Format: "jsonl"},
+		AnnotationTaskName:     "evalgate calibration: " + suiteName,
+		TaskDir:                ".",
+		DataFiles:              []string{DataFile},
+		ItemProperties:         ItemProperties{IDKey: "trace_id", TextKey: "task"},
+		OutputAnnotationDir:    strings.TrimSuffix(OutputDir, "/"),
+		OutputAnnotationFormat: "json",
+		InstanceDisplay: InstanceDisplay{Fields: []*DisplayField{
+			{Key: "task", Type: "text", Label: "Task"},
+			{Key: "answer", Type: "text", Label: "Final answer"},
+			{Key: "turns", Type: "coding_trace", Label: "Agent session", DisplayOptions: map[string]any{
+				"show_file_tree": true, "collapse_long_outputs": true, "show_step_numbers": true}},
+			{Key: "diff", Type: "code", Label: "Workspace diff", DisplayOptions: map[string]any{"language": "diff"}},
+		}},
+		AnnotationSchemes: ss,
+		UserConfig:        UserConfig{AllowAllUsers: true},
 	}
 }
 
-// schemes mirrors a test's judge graders as rubric_eval schemes, one per grader.
-func schemes(tr *trace, spec SpecFunc) []*Scheme {
+// schemes mirrors a test's judge graders as rubric_eval schemes, one per grader, on the
+// judge's scale, with the map back from Potato's names and positions.
+func schemes(tr *trace, spec SpecFunc) ([]*Scheme, map[string]*SchemeMap) {
 	var out []*Scheme
+	maps := map[string]*SchemeMap{}
 	used := map[string]int{}
 	for _, g := range tr.graders {
 		var sg *suite.Grader
@@ -90,31 +105,115 @@ func schemes(tr *trace, spec SpecFunc) []*Scheme {
 		s := &Scheme{
 			AnnotationType: "rubric_eval",
 			Name:           name,
-			Description:    fmt.Sprintf("Rate the agent on each criterion, as evalgate's judge did (%s, %d–%d)", g.Mode, lo, hi),
-			Scale:          Scale{Min: lo, Max: hi},
-			Notes:          &Notes{Enabled: true, Label: "Notes"},
+			Description:    schemeText(g.Mode, lo, hi),
+			ScalePoints:    hi - lo + 1,
+			ScaleLabels:    scaleLabels(g, sg, lo, hi),
 		}
-		if suite.Mode(g.Mode) == suite.ModeChecklist {
-			s.Scale.Labels = map[int]string{0: "Not met", 1: "Met"}
-		}
-		if sg != nil && sg.Likert != nil && len(sg.Likert.Labels) > 0 {
-			s.Scale.Labels = sg.Likert.Labels
-		}
+		m := &SchemeMap{Grader: g.Name, Mode: g.Mode, Min: lo, Max: hi, Criteria: map[string]string{}}
 		for _, c := range g.Criteria {
-			s.Criteria = append(s.Criteria, &Criterion{
-				Name:              tr.names[g][c.ID],
-				Label:             label(c.ID, sg),
-				Description:       c.Outcome,
-				Weight:            c.Weight,
-				Required:          c.Required,
-				MinScore:          c.MinScore,
-				ScaleDescriptions: anchors(c.ID, sg),
-			})
+			n := tr.names[g][c.ID]
+			s.Criteria = append(s.Criteria, &Criterion{Name: n, Description: criterionText(c, label(c.ID, sg), anchors(c.ID, sg))})
+			m.Criteria[n] = n
+			if suite.Mode(g.Mode) == suite.ModeLikert {
+				if m.Weights == nil {
+					m.Weights, m.Weighted = map[string]float64{}, tr.names[g][WeightedKey]
+				}
+				m.Weights[n] = c.Weight
+			}
 		}
-		if suite.Mode(g.Mode) == suite.ModeLikert {
-			s.Overall = overall(g, sg)
+		if suite.Mode(g.Mode) == suite.ModeLikert && overall(g, sg) {
+			// Potato names its overall row "overall" in every scheme.
+			s.ShowOverall = true
+			m.Overall = tr.names[g][OverallKey]
 		}
 		out = append(out, s)
+		maps[name] = m
+	}
+	return out, maps
+}
+
+// schemeText is a scheme's legend: what the judge rated and on which scale.
+func schemeText(mode string, lo, hi int) string {
+	switch suite.Mode(mode) {
+	case suite.ModeChecklist:
+		return "Is each criterion met? (as evalgate's judge decided it: met or not met)"
+	case suite.ModeRange:
+		return "Score each criterion 0–10, as evalgate's judge did; the ranges are in each row"
+	}
+	return fmt.Sprintf("Rate each criterion %d–%d, as evalgate's judge did", lo, hi)
+}
+
+// scaleLabels are the column heads: Potato numbers the columns 1…n itself, so a scale that
+// does not start at 1 shows its own values in the labels.
+func scaleLabels(g *result.GraderResult, sg *suite.Grader, lo, hi int) []string {
+	if suite.Mode(g.Mode) == suite.ModeChecklist {
+		return []string{"Not met", "Met"}
+	}
+	var texts map[int]string
+	if sg != nil && sg.Likert != nil {
+		texts = sg.Likert.Labels
+	}
+	var out []string
+	for v := lo; v <= hi; v++ {
+		t := texts[v]
+		switch {
+		case lo == 1 && t != "":
+			out = append(out, t)
+		case t != "":
+			out = append(out, fmt.Sprintf("%d · %s", v, t))
+		default:
+			out = append(out, strconv.Itoa(v))
+		}
+	}
+	return out
+}
+
+// criterionText is a row's description: the criterion, its gate and weight, and its anchors
+// or ranges, which rubric_eval has no key for.
+func criterionText(c *result.CriterionResult, lbl string, anch map[int]string) string {
+	var b strings.Builder
+	if lbl != c.ID {
+		b.WriteString(lbl + ": ")
+	}
+	b.WriteString(c.Outcome)
+	var gate []string
+	if c.Weight != 0 {
+		gate = append(gate, "weight "+strconv.FormatFloat(c.Weight, 'g', -1, 64))
+	}
+	if c.Required {
+		gate = append(gate, "required")
+	}
+	if c.MinScore != nil {
+		gate = append(gate, "min score "+strconv.FormatFloat(*c.MinScore, 'g', -1, 64))
+	}
+	if len(gate) > 0 {
+		b.WriteString(" (" + strings.Join(gate, ", ") + ")")
+	}
+	for _, a := range ranges(anch) {
+		b.WriteString(" · " + a)
+	}
+	return b.String()
+}
+
+// ranges folds anchors into runs of equal text: "0–4: wrong", "5: right".
+func ranges(anch map[int]string) []string {
+	vs := make([]int, 0, len(anch))
+	for v := range anch {
+		vs = append(vs, v)
+	}
+	sort.Ints(vs)
+	var out []string
+	for i := 0; i < len(vs); {
+		j := i
+		for j+1 < len(vs) && vs[j+1] == vs[j]+1 && anch[vs[j+1]] == anch[vs[i]] {
+			j++
+		}
+		if j > i {
+			out = append(out, fmt.Sprintf("%d–%d: %s", vs[i], vs[j], anch[vs[i]]))
+		} else {
+			out = append(out, fmt.Sprintf("%d: %s", vs[i], anch[vs[i]]))
+		}
+		i = j + 1
 	}
 	return out
 }
@@ -160,57 +259,38 @@ func anchors(id string, sg *suite.Grader) map[int]string {
 	return nil
 }
 
-// overall is a Likert scheme's holistic rating, when the suite asks for it or the judge gave it.
-func overall(g *result.GraderResult, sg *suite.Grader) *Overall {
+// overall reports whether a Likert scheme has a holistic rating: the suite asks for it or the
+// judge gave it.
+func overall(g *result.GraderResult, sg *suite.Grader) bool {
 	if sg != nil && sg.Likert != nil && sg.Likert.Overall != nil {
-		o := sg.Likert.Overall
-		return &Overall{Enabled: true, Label: o.Label, Description: o.Description, ScaleDescriptions: o.Anchors}
+		return true
 	}
-	if _, ok := detailNumber(g, OverallKey); ok {
-		return &Overall{Enabled: true, Label: "Overall Quality"}
-	}
-	return nil
+	_, ok := detailNumber(g, OverallKey)
+	return ok
 }
 
-// item is a trace's data line.
+// item is a trace's data line: the messages with their tool calls as turns, or, when the
+// agent reported no messages, one assistant turn holding every call and the answer.
 func item(tr *trace) *Item {
 	t := tr.test
 	it := &Item{TraceID: tr.id, Task: t.Input, Answer: t.Output.Answer, Criteria: t.Criteria,
-		Suite: tr.suite.Name, Test: t.ID, Target: t.Target, Steps: []Step{}, FilesChanged: files(t.Output.FileChanges)}
-	calls := t.Output.ToolCalls
-	if len(calls) == 0 {
-		for _, m := range t.Output.Messages {
-			calls = append(calls, m.ToolCalls...)
+		Suite: tr.suite.Name, Test: t.ID, Target: t.Target, Diff: t.Output.FileChanges, Turns: []*Turn{}}
+	calls := func(cs []result.ToolCall) []*ToolCall {
+		out := []*ToolCall{}
+		for _, c := range cs {
+			out = append(out, &ToolCall{Tool: c.Tool, Input: c.Input, Output: c.Output, Status: c.Status})
 		}
-	}
-	for i, c := range calls {
-		it.Steps = append(it.Steps, Step{Step: i + 1, Type: "tool_call", Tool: c.Tool, Input: c.Input, Output: c.Output, Status: c.Status})
-	}
-	return it
-}
-
-// files splits a unified diff into one entry per file; text that is not a diff stays whole.
-func files(d string) []FileChange {
-	out := []FileChange{}
-	if strings.TrimSpace(d) == "" {
 		return out
 	}
-	fds, err := diff.ParseMultiFileDiff([]byte(d))
-	if err != nil || len(fds) == 0 {
-		return append(out, FileChange{Diff: d})
+	hasCalls := false
+	for _, m := range t.Output.Messages {
+		hasCalls = hasCalls || len(m.ToolCalls) > 0
+		it.Turns = append(it.Turns, &Turn{Role: m.Role, Content: m.Content, ToolCalls: calls(m.ToolCalls)})
 	}
-	for _, fd := range fds {
-		name := strings.TrimPrefix(fd.NewName, "b/")
-		if fd.NewName == "/dev/null" {
-			name = strings.TrimPrefix(fd.OrigName, "a/")
-		}
-		text, err := diff.PrintFileDiff(fd)
-		if err != nil {
-			continue
-		}
-		out = append(out, FileChange{Path: name, Diff: string(text)})
+	if len(it.Turns) == 0 || (!hasCalls && len(t.Output.ToolCalls) > 0) {
+		it.Turns = append(it.Turns, &Turn{Role: "assistant", Content: t.Output.Answer, ToolCalls: calls(t.Output.ToolCalls)})
 	}
-	return out
+	return it
 }
 
 // slug makes a suite name safe as a directory name.
@@ -231,8 +311,8 @@ func slug(s string) string {
 	return out
 }
 
-// Write writes each project under dir as <name>/config.yaml and <name>/data/traces.jsonl,
-// with an empty output/ directory for Potato's annotations.
+// Write writes each project under dir as <name>/config.yaml, <name>/data/traces.jsonl and
+// <name>/evalgate.json, with an empty annotation_output/ directory for Potato's ratings.
 func Write(dir string, ps []*Project) error {
 	for _, p := range ps {
 		root := filepath.Join(dir, p.Name)
@@ -261,6 +341,13 @@ func Write(dir string, ps []*Project) error {
 			return fmt.Errorf("write potato project %s: %w", p.Name, err)
 		}
 		if err := os.WriteFile(dataPath, data.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("write potato project %s: %w", p.Name, err)
+		}
+		m, err := json.MarshalIndent(p.Map, "", "  ")
+		if err != nil {
+			return fmt.Errorf("write potato project %s: %w", p.Name, err)
+		}
+		if err := os.WriteFile(filepath.Join(root, MapFile), append(m, '\n'), 0o644); err != nil {
 			return fmt.Errorf("write potato project %s: %w", p.Name, err)
 		}
 	}

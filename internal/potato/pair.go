@@ -52,6 +52,18 @@ func Pair(run *result.Run, anns []*Annotation) calibrate.Input {
 			if g != nil {
 				overall, weighted = tr.names[g][OverallKey], tr.names[g][WeightedKey]
 			}
+			if r.OverallName != "" {
+				overall = r.OverallName
+			}
+			if r.WeightedName != "" {
+				weighted = r.WeightedName
+			}
+			// Without a judge the scales come from the export's map.
+			for name, sc := range r.Scales {
+				if _, ok := in.Scales[name]; !ok {
+					in.Scales[name] = sc
+				}
+			}
 			if r.Overall != nil {
 				human(overall, *r.Overall)
 			}

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -107,7 +105,7 @@ func TestExportGolden(t *testing.T) {
 	}
 	var got bytes.Buffer
 	for _, p := range projects {
-		for _, f := range []string{"config.yaml", DataFile} {
+		for _, f := range []string{"config.yaml", DataFile, MapFile} {
 			b, err := os.ReadFile(filepath.Join(dir, p.Name, f))
 			if err != nil {
 				t.Fatal(err)
@@ -146,44 +144,54 @@ func TestExportStructure(t *testing.T) {
 		t.Fatalf("items %+v", hello.Items)
 	}
 	it := hello.Items[0]
-	if len(it.Steps) != 2 || it.Steps[0].Tool != "read" || it.Steps[1].Step != 2 {
-		t.Errorf("steps %+v, want the two tool calls in order", it.Steps)
+	// No messages: one assistant turn holds every call, as coding_trace reads turns.
+	if len(it.Turns) != 1 || it.Turns[0].Role != "assistant" || len(it.Turns[0].ToolCalls) != 2 ||
+		it.Turns[0].ToolCalls[0].Tool != "read" || it.Turns[0].ToolCalls[1].Status != "ok" {
+		t.Errorf("turns %+v, want one turn with the two tool calls in order", it.Turns)
 	}
-	if len(it.FilesChanged) != 2 || it.FilesChanged[0].Path != "greet.go" || it.FilesChanged[1].Path != "gone.txt" ||
-		!strings.Contains(it.FilesChanged[0].Diff, "+new") {
-		t.Errorf("files_changed %+v", it.FilesChanged)
+	if it.Diff != diffText || it.Answer != "Hello!" || it.Task != "Say hello" {
+		t.Errorf("item %+v", it)
 	}
-	ss := hello.Config.AnnotationSchemes
-	if len(ss) != 2 || ss[0].Scale.Min != 0 || ss[0].Scale.Max != 1 || ss[0].Scale.Labels[1] != "Met" {
+	cfg := hello.Config
+	if cfg.TaskDir == "" || cfg.OutputAnnotationDir == "" || cfg.ItemProperties.IDKey != "trace_id" || len(cfg.InstanceDisplay.Fields) != 4 ||
+		cfg.InstanceDisplay.Fields[2].Type != "coding_trace" || cfg.InstanceDisplay.Fields[2].Key != "turns" {
+		t.Errorf("config %+v", cfg)
+	}
+	ss := cfg.AnnotationSchemes
+	// Checklist: two columns, not met and met, rows described by the criterion's text.
+	if len(ss) != 2 || ss[0].ScalePoints != 2 || strings.Join(ss[0].ScaleLabels, ",") != "Not met,Met" || ss[0].ShowOverall {
 		t.Fatalf("schemes %+v", ss)
 	}
 	// "correct" is in both graders: both are qualified by grader name.
 	if ss[0].Criteria[0].Name != "rubric.correct" || ss[0].Criteria[1].Name != "polite" || ss[1].Criteria[0].Name != "quality.correct" {
 		t.Errorf("names %s %s %s", ss[0].Criteria[0].Name, ss[0].Criteria[1].Name, ss[1].Criteria[0].Name)
 	}
-	if c := ss[0].Criteria[0]; !c.Required || c.Weight != 2 || c.Description != "Says hello" {
+	if c := ss[0].Criteria[0]; c.Description != "Says hello (weight 2, required)" {
 		t.Errorf("checklist criterion %+v", c)
 	}
-	if c := ss[1].Criteria[0]; ss[1].Scale.Max != 10 || c.ScaleDescriptions[4] != "wrong" || c.ScaleDescriptions[5] != "right" || *c.MinScore != 0.7 {
-		t.Errorf("range criterion %+v on %+v", c, ss[1].Scale)
+	// Score range: eleven columns 0…10, the ranges in the row's description.
+	if c := ss[1].Criteria[0]; ss[1].ScalePoints != 11 || ss[1].ScaleLabels[0] != "0" || ss[1].ScaleLabels[10] != "10" ||
+		c.Description != "Correctness (weight 1, min score 0.7) · 0–4: wrong · 5–10: right" {
+		t.Errorf("range criterion %+v on %+v", c, ss[1])
+	}
+	if m := hello.Map.Schemes["quality"]; m == nil || m.Min != 0 || m.Max != 10 || m.Criteria["quality.correct"] != "quality.correct" {
+		t.Errorf("map %+v", hello.Map.Schemes)
 	}
 	lk := projects[1].Config.AnnotationSchemes[0]
-	if lk.Scale.Min != 1 || lk.Scale.Max != 5 || lk.Scale.Labels[5] != "Excellent" || lk.Overall == nil || lk.Criteria[0].Label != "Correctness" ||
-		lk.Criteria[0].ScaleDescriptions[5] != "fully correct" {
-		t.Errorf("likert scheme %+v", lk)
+	if lk.ScalePoints != 5 || lk.ScaleLabels[0] != "Poor" || lk.ScaleLabels[1] != "2" || lk.ScaleLabels[4] != "Excellent" || !lk.ShowOverall ||
+		lk.Criteria[0].Description != "Correctness: Solves it (weight 3) · 1: broken · 5: fully correct" {
+		t.Errorf("likert scheme %+v %+v", lk, lk.Criteria[0])
 	}
-	if got := projects[1].Items[0].Steps; len(got) != 1 || got[0].Tool != "bash" {
-		t.Errorf("steps from messages %+v", got)
+	if m := projects[1].Map.Schemes["agent_quality"]; m.Overall != "overall" || m.Weighted != "weighted_score" || m.Weights["correctness"] != 3 {
+		t.Errorf("likert map %+v", m)
+	}
+	if got := projects[1].Items[0].Turns; len(got) != 1 || got[0].ToolCalls[0].Tool != "bash" {
+		t.Errorf("turns from messages %+v", got)
 	}
 	// Without the suite, the export still works from results.json alone.
 	bare := Export(fixture(t), nil)
-	if lk := bare[1].Config.AnnotationSchemes[0]; lk.Scale.Max != 5 || lk.Overall == nil || lk.Criteria[0].ScaleDescriptions != nil {
+	if lk := bare[1].Config.AnnotationSchemes[0]; lk.ScalePoints != 5 || !lk.ShowOverall || lk.Criteria[0].Description != "Solves it (weight 3)" {
 		t.Errorf("bare likert scheme %+v", lk)
-	}
-	var cfg map[string]any
-	b, _ := yaml.Marshal(hello.Config)
-	if err := yaml.Unmarshal(b, &cfg); err != nil || cfg["annotation_task_name"] == nil || cfg["data_files"] == nil {
-		t.Errorf("config.yaml lacks Potato's keys: %s", b)
 	}
 }
 
