@@ -55,6 +55,7 @@ Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error
 	root.AddCommand(newMergeCmd(e, st), newExportCmd(e, st), newCalibrateCmd(e, st))
 	root.AddCommand(newSchemaCmd(st))
 	root.AddCommand(newInitCmd(e, st))
+	root.AddCommand(newCompareCmd(e, st))
 	return root, st
 }
 
