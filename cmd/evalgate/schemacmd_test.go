@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/suite"
 )
 
 // TestSchemaCommand prints each schema as the committed copy a release publishes.
@@ -36,5 +39,27 @@ func TestSchemaCommand(t *testing.T) {
 	}
 	if code, _, errOut := invoke(t, "schema", "config"); code != 2 || errOut != "evalgate: unknown schema \"config\"; schemas: eval, targets\n" {
 		t.Errorf("unknown schema: exit %d, %q", code, errOut)
+	}
+}
+
+// TestSchemaURLs keeps the $schema lines the README shows and init writes pointing at the
+// assets a release publishes.
+func TestSchemaURLs(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# yaml-language-server: $schema=" + suite.SchemaURL("eval"); !strings.Contains(string(readme), want) {
+		t.Errorf("README lacks %q", want)
+	}
+	for tmpl, name := range map[string]string{"initdata/hello.eval.yaml": "eval", "initdata/targets.yaml": "targets"} {
+		data, err := initdata.ReadFile(tmpl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "# yaml-language-server: $schema=" + suite.SchemaURL(name) + "\n"; !strings.HasPrefix(string(data), want) {
+			t.Errorf("%s does not start with %q", tmpl, want)
+		}
 	}
 }

@@ -101,14 +101,14 @@ func schemaFiles(t *testing.T, root string) (evals, targets []string) {
 	return evals, targets
 }
 
-// TestSchemaAcceptsExamples validates every vendored AgentV example and the quickstart
-// against the schemas: a schema that flags a file the loader reads would teach editors to
-// distrust it.
+// TestSchemaAcceptsExamples validates every vendored AgentV example, the quickstart and what
+// evalgate init writes against the schemas: a schema that flags a file the loader reads would
+// teach editors to distrust it.
 func TestSchemaAcceptsExamples(t *testing.T) {
 	t.Parallel()
 	schemas := map[string]*jsonschema.Schema{"eval": compileSchema(t, "eval"), "targets": compileSchema(t, "targets")}
 	count := map[string]int{}
-	for _, root := range []string{"testdata/agentv442", "testdata/agentv-examples", "../../testdata/quickstart"} {
+	for _, root := range []string{"testdata/agentv442", "testdata/agentv-examples", "../../testdata/quickstart", "../../cmd/evalgate/initdata"} {
 		evals, targets := schemaFiles(t, root)
 		for name, files := range map[string][]string{"eval": evals, "targets": targets} {
 			for _, p := range files {
