@@ -85,3 +85,23 @@ func TestInitWorkflowIsTheREADMEs(t *testing.T) {
 		t.Errorf("initdata/evals.yml is not the README's workflow; copy the README's block into it")
 	}
 }
+
+// TestNewCommandsHelp: init, compare and schema have a synopsis, examples and their flags.
+func TestNewCommandsHelp(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string][]string{
+		"init":    {"Usage:\n  evalgate init [DIR] [flags]", "Examples:\n  evalgate init", "--force"},
+		"compare": {"Usage:\n  evalgate compare BASE HEAD [flags]", "Examples:\n  evalgate compare", "--format string", "--threshold", "--fail-on-regression", "--regression-alpha"},
+		"schema":  {"Usage:\n  evalgate schema [eval|targets]", "Examples:\n  evalgate schema", "yaml-language-server"},
+	} {
+		code, stdout, stderr := invoke(t, cmd, "--help")
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s --help: exit %d, stderr %q", cmd, code, stderr)
+		}
+		for _, w := range want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%s --help lacks %q:\n%s", cmd, w, stdout)
+			}
+		}
+	}
+}
