@@ -72,6 +72,9 @@ func ref(def string) obj { return obj{"$ref": "#/$defs/" + def} }
 
 func enum(values ...string) obj { return obj{"enum": values} }
 
+// choice is one of values, or a ${{ VAR }} the loader interpolates before it checks the value.
+func choice(values ...string) obj { return obj{"anyOf": []any{enum(values...), interp}} }
+
 // schemaHints are the shapes of the keys whose shape the loader checks, per mapping. A key
 // without a hint takes any value; every hinted key is in its mapping's key table (a test checks).
 var schemaHints = map[string]obj{
@@ -80,12 +83,12 @@ var schemaHints = map[string]obj{
 		"assert": graderList, "evaluators": graderList, "workspace": workspaceOr, "input": inputValue,
 		"input_files": textList, "metadata": mapping, "threshold": fraction, "target": text},
 	"execution": {"target": text, "workers": intRange(1, 50), "trials": ref("trials"), "threshold": fraction,
-		"background_processes": enum("kill", "error"), "assertions": graderList, "evaluators": graderList},
+		"background_processes": choice("kill", "error"), "assertions": graderList, "evaluators": graderList},
 	"test": {"id": text, "description": text, "input": inputValue, "input_messages": list, "input_files": textList,
 		"assertions": graderList, "assert": graderList, "evaluators": graderList, "execution": ref("test_execution"),
 		"workspace": workspaceOr, "vars": mapping, "metadata": mapping, "threshold": fraction,
-		"mode": enum(ModeConversation), "turns": obj{"type": "array", "items": ref("turn")},
-		"on_turn_failure": enum(OnTurnContinue, OnTurnStop), "depends_on": obj{"type": []string{"string", "array"}}},
+		"mode": choice(ModeConversation), "turns": obj{"type": "array", "items": ref("turn")},
+		"on_turn_failure": choice(OnTurnContinue, OnTurnStop), "depends_on": obj{"type": []string{"string", "array"}}},
 	"test_execution": {"target": text, "workers": intRange(1, 50), "trials": ref("trials"), "threshold": fraction,
 		"assertions": graderList, "evaluators": graderList},
 	"turn": {"assertions": graderList},
@@ -94,11 +97,11 @@ var schemaHints = map[string]obj{
 		"command": command, "script": command, "cwd": text, "assertions": graderList, "evaluators": graderList,
 		"aggregator": ref("aggregator"), "config": mapping, "threshold": number},
 	"criterion": {"id": text, "outcome": text, "weight": number, "required": required, "min_score": number},
-	"workspace": {"template": text, "isolation": enum("per_test", "shared"), "hooks": mapping,
-		"repos": list, "mode": enum("pooled", "temp", "static"), "env": mapping},
+	"workspace": {"template": text, "isolation": choice("per_test", "shared"), "hooks": mapping,
+		"repos": list, "mode": choice("pooled", "temp", "static"), "env": mapping},
 	"trials": {"count": intRange(1, MaxTrials), "max": intRange(1, MaxTrials),
-		"strategy":       enum(TrialsPassAtK, TrialsMean, TrialsConfidenceInterval),
-		"cost_limit_usd": obj{"type": "number", "exclusiveMinimum": 0}},
+		"strategy":       choice(TrialsPassAtK, TrialsMean, TrialsConfidenceInterval),
+		"cost_limit_usd": obj{"anyOf": []any{obj{"type": "number", "exclusiveMinimum": 0}, interp}}},
 	"aggregator": {"type": text, "weights": mapping, "threshold": number},
 	"target": {"name": text, "provider": obj{"anyOf": []any{enum(providerNames()...), obj{"type": "string"}}},
 		"use_target": text, "grader_target": text, "judge_target": text, "fallback_targets": textList,

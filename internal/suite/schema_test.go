@@ -224,3 +224,36 @@ func TestCommittedSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaAcceptsWhatLoads: every eval file in the repository's test data that loads without
+// an error validates, so the schema is never stricter than the loader (an interpolated
+// ${{ VAR }} where a value from a set is expected, say).
+func TestSchemaAcceptsWhatLoads(t *testing.T) {
+	t.Parallel()
+	s := compileSchema(t, "eval")
+	checked := 0
+	for _, root := range []string{"../../cmd/evalgate/testdata", "testdata"} {
+		evals, _ := schemaFiles(t, root)
+		for _, p := range evals {
+			if _, ds := Load(p, LoadOptions{}); ds.HasErrors() {
+				continue
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := yamlInstance(data)
+			if err != nil {
+				t.Errorf("%s: %v", p, err)
+				continue
+			}
+			checked++
+			if err := s.Validate(v); err != nil {
+				t.Errorf("%s loads but does not validate:\n%v", p, err)
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("only %d eval files loaded", checked)
+	}
+}
