@@ -15,6 +15,9 @@ var suiteKeys = []string{"$schema", "name", "description", "category", "version"
 var executionKeys = []string{"target", "targets", "workers", "assertions", "evaluators", "skip_defaults", "cache",
 	"trials", "budget_usd", "fail_on_error", "threshold", "timeout_seconds"}
 
+// suiteExecutionKeys are a suite's execution keys: a test's, and the ones only a suite sets.
+var suiteExecutionKeys = append(append([]string(nil), executionKeys...), "background_processes")
+
 // defaults are what a suite gives each of its tests.
 type defaults struct {
 	input        []Message
@@ -191,7 +194,7 @@ func defaultName(path string) string {
 
 func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
 	// background_processes is evalgate's own key, and suite-wide: a test cannot loosen it.
-	f, ok := r.fields(n, "execution", append(executionKeys, "background_processes")...)
+	f, ok := r.fields(n, "execution", suiteExecutionKeys...)
 	if !ok {
 		return
 	}
