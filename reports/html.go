@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -283,6 +284,44 @@ func (p *page) tests() {
 		p.test(tv)
 	}
 	p.s("</div>\n")
+	p.bodies()
+}
+
+// bodies writes every test's details as a JSON array of HTML, in the page's test order, for
+// the script to insert when a test is opened: the browser then parses a few kilobytes per
+// test at start instead of all of them, and the first screen of a run of thousands of tests
+// shows at once. The HTML is escaped as everywhere else; the JSON has no "</" or "<!", so it
+// cannot end its script element.
+func (p *page) bodies() {
+	p.s(`<script type="application/json" id="bodies">[`)
+	var b, js strings.Builder
+	enc := json.NewEncoder(&js)
+	enc.SetEscapeHTML(false) // jsonInScript guards the element; the rest stays readable and small
+	for i, tv := range p.v.order {
+		b.Reset()
+		sub := &page{w: &b, v: p.v}
+		sub.testBody(tv)
+		js.Reset()
+		if err := enc.Encode(b.String()); err != nil {
+			p.err = cmpOrErr(p.err, err)
+			return
+		}
+		if i > 0 {
+			p.s(",")
+		}
+		p.s(jsonInScript.Replace(strings.TrimSuffix(js.String(), "\n")))
+	}
+	p.s("]</script>\n")
+}
+
+// jsonInScript keeps JSON text from ending or commenting out the script element it is in.
+var jsonInScript = strings.NewReplacer("</", `<\/`, "<!", `\u003c!`)
+
+func cmpOrErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 func onOff(b bool) string {
@@ -295,7 +334,7 @@ func onOff(b bool) string {
 func (p *page) test(tv *testView) {
 	t := tv.t
 	q := strings.ToLower(tv.suite.s.Name + " " + t.Label() + " " + clip(tv.note(), 300))
-	p.s(`<details class="t" id="t`, strconv.Itoa(tv.prio), `" data-v="`, esc(string(t.Verdict)), `" data-s="`, strconv.Itoa(tv.suite.idx),
+	p.s(`<details class="t" id="t`, strconv.Itoa(tv.prio), `" data-i="`, strconv.Itoa(tv.prio), `" data-v="`, esc(string(t.Verdict)), `" data-s="`, strconv.Itoa(tv.suite.idx),
 		`" data-fl="`, onOff(tv.flaky()), `" data-rg="`, onOff(tv.regressed()), `" data-q="`, esc(q), `"><summary>`)
 	p.badge(t.Verdict, tv.gated(), "")
 	p.s(` <span class="mute">`)
@@ -327,9 +366,7 @@ func (p *page) test(tv *testView) {
 		p.e(clip(n, 160))
 		p.s("</span>")
 	}
-	p.s("</summary><div class=\"body\">\n")
-	p.testBody(tv)
-	p.s("</div></details>\n")
+	p.s("</summary><div class=\"body\"></div></details>\n")
 }
 
 func (p *page) testBody(tv *testView) {

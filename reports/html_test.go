@@ -3,6 +3,7 @@ package reports
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,13 +13,27 @@ import (
 	"github.com/evalgate/evalgate/internal/result"
 )
 
+// renderHTML renders the page and returns it with every test's details (which the page
+// holds as JSON for its script to insert) appended, as a reader who opened them all sees it.
 func renderHTML(t *testing.T, run *result.Run, c *compare.Comparison) string {
 	t.Helper()
 	var b strings.Builder
 	if err := WriteHTML(&b, run, c, HTMLOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	page := b.String()
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="bodies">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no bodies data block")
+	}
+	var bodies []string
+	if err := json.Unmarshal([]byte(m[1]), &bodies); err != nil {
+		t.Fatalf("bodies: %v", err)
+	}
+	if n := strings.Count(page, `<details class="t"`); len(bodies) != n {
+		t.Fatalf("%d bodies for %d tests", len(bodies), n)
+	}
+	return page + strings.Join(bodies, "\n")
 }
 
 // hostileRun is a run whose every text a model or repository controls tries to break out of
@@ -43,8 +58,8 @@ func TestHTMLEscapesEverythingAndAllowsOnlyItsOwnCode(t *testing.T) {
 			t.Errorf("page holds unescaped %q", bad)
 		}
 	}
-	if n := strings.Count(page, "<script"); n != 1 {
-		t.Errorf("%d script elements, want the page's own one", n)
+	if n, data := strings.Count(page, "<script"), strings.Count(page, `<script type="application/json" id="bodies">`); n != 2 || data != 1 {
+		t.Errorf("%d script elements (%d the data block), want the page's own one and its data", n, data)
 	}
 	if m := regexp.MustCompile(`<[a-z]+(?:\s+[a-z-]+(?:="[^"]*")?)*\s+(?:src|href|action|srcset)=`).FindString(page); m != "" {
 		t.Errorf("an element refers to something outside the page: %s", m)
@@ -60,6 +75,9 @@ func TestHTMLEscapesEverythingAndAllowsOnlyItsOwnCode(t *testing.T) {
 	}
 	for _, el := range []string{"style", "script"} {
 		m := regexp.MustCompile(`(?s)<` + el + `>(.*?)</` + el + `>`).FindStringSubmatch(page)
+		if el == "script" && !strings.Contains(m[1], "bodies") {
+			t.Fatal("the script is not the page's own")
+		}
 		if m == nil {
 			t.Fatalf("no inline %s", el)
 		}

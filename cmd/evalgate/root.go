@@ -53,6 +53,8 @@ Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(e, st), newValidateCmd(e, st), newActionCmd(e, st), newVersionCmd(st))
 	root.AddCommand(newMergeCmd(e, st), newExportCmd(e, st), newCalibrateCmd(e, st))
+	root.AddCommand(newReportCmd(e, st))
+	root.AddCommand(newViewCmd(e, st))
 	return root, st
 }
 

@@ -18,16 +18,32 @@
     e.addEventListener("input", apply);
     e.addEventListener("change", apply);
   });
+  // A test's details arrive as HTML in the JSON data block, parsed on the first open.
+  var bodies = null;
+  function fill(t) {
+    var b = t.querySelector(".body");
+    if (b.dataset.done) return;
+    if (!bodies) bodies = JSON.parse($("bodies").textContent);
+    b.innerHTML = bodies[+t.dataset.i];
+    b.dataset.done = "1";
+  }
+  $("tests").addEventListener("toggle", function (e) {
+    if (e.target.open && e.target.classList.contains("t")) fill(e.target);
+  }, true);
   function toggle(open) {
     return function () {
-      for (var i = 0; i < tests.length; i++) if (!tests[i].hidden) tests[i].open = open;
+      for (var i = 0; i < tests.length; i++) {
+        if (tests[i].hidden) continue;
+        if (open) fill(tests[i]);
+        tests[i].open = open;
+      }
     };
   }
   $("open").addEventListener("click", toggle(true));
   $("close").addEventListener("click", toggle(false));
   function hash() {
     var t = location.hash && document.getElementById(location.hash.slice(1));
-    if (t && t.tagName === "DETAILS") { t.open = true; t.scrollIntoView(); }
+    if (t && t.classList.contains("t")) { fill(t); t.open = true; t.scrollIntoView(); }
   }
   window.addEventListener("hashchange", hash);
   hash();
