@@ -167,3 +167,17 @@ func TestSplitDiff(t *testing.T) {
 		})
 	}
 }
+
+func TestCommentLinksTheReportPage(t *testing.T) {
+	t.Parallel()
+	run := bigRun(3)
+	run.Context.ReportURL = "https://example.test/artifacts/1/report.html"
+	got := Comment(run, CommentOptions{Marker: testMarker, RerunCommand: "/evalgate rerun"})
+	if !strings.Contains(got, "[📊 report.html](https://example.test/artifacts/1/report.html)") {
+		t.Errorf("the comment does not link report.html:\n%s", got[max(0, len(got)-400):])
+	}
+	run.Context.ReportURL = "javascript:alert(1)"
+	if got := Comment(run, CommentOptions{Marker: testMarker, RerunCommand: "/evalgate rerun"}); strings.Contains(got, "javascript:") {
+		t.Error("an unsafe report URL is linked")
+	}
+}
