@@ -279,6 +279,7 @@ func (p *page) tests() {
 			p.s("</p>\n")
 		}
 	}
+	p.s("<noscript><p class=\"gate\">Opening a test needs JavaScript (the page's own script, nothing from elsewhere); results.json holds the same details.</p></noscript>\n")
 	p.s("<div id=\"tests\">\n")
 	for _, tv := range v.order {
 		p.test(tv)
