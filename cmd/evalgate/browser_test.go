@@ -256,19 +256,26 @@ func TestReportHTMLInBrowser(t *testing.T) {
 	t.Run("5000 tests", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
-		run := generatedRun(5000)
-		f, err := os.Create(filepath.Join(dir, reports.FileResults))
-		if err != nil {
-			t.Fatal(err)
+		run := generatedRun(5000, 0)
+		write := func(name string, run *result.Run) string {
+			path := filepath.Join(dir, name)
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := reports.WriteResults(f, run); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return path
 		}
-		if err := reports.WriteResults(f, run); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
-		// Rendered by `evalgate report`, as an artifact of an older run would be.
-		if code, stdout, stderr := invoke(t, "report", filepath.Join(dir, reports.FileResults)); code != 0 || !strings.Contains(stdout, reports.FileHTML) {
+		results := write(reports.FileResults, run)
+		base := write("base.json", generatedRun(5000, 3))
+		// Rendered by `evalgate report` against a baseline (the Δ chart, the base's outlines),
+		// as an artifact of an older run would be.
+		if code, stdout, stderr := invoke(t, "report", results, "--baseline", base); code != 0 || !strings.Contains(stdout, reports.FileHTML) {
 			t.Fatalf("report: exit %d\n%s%s", code, stdout, stderr)
 		}
 		page := filepath.Join(dir, reports.FileHTML)
@@ -284,7 +291,8 @@ func TestReportHTMLInBrowser(t *testing.T) {
 
 // generatedRun is a deterministic run of n tests in ten suites, each with a rubric of four
 // criteria and the judge's reasoning, an answer, tool calls and a diff; some have trials.
-func generatedRun(n int) *result.Run {
+// Runs of different shifts fail different criteria, so one is a baseline for the other.
+func generatedRun(n, shift int) *result.Run {
 	start := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	run := &result.Run{SchemaVersion: result.SchemaVersion, StartedAt: start, FinishedAt: start.Add(time.Hour),
 		Thresholds: result.DefaultThresholds}
@@ -303,7 +311,7 @@ func generatedRun(n int) *result.Run {
 		g := &result.GraderResult{Name: "rubrics", Type: "rubrics", Weight: 1}
 		sum := 0.0
 		for j, id := range crits {
-			ok := (i+j)%7 != 0
+			ok := (i+j+shift)%7 != 0
 			c := &result.CriterionResult{ID: id, Weight: 1, Required: j == 0, Satisfied: &ok, Verdict: result.Pass, Score: 1,
 				Reasoning: fmt.Sprintf("The answer %s meets %s.", map[bool]string{true: "does", false: "does not"}[ok], id)}
 			if !ok {
