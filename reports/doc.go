@@ -16,8 +16,11 @@
 //   - [WriteResults] / [ReadResults]: results.json, the whole model, schema-versioned.
 //   - [WriteIndex]: index.jsonl in AgentV's row schema, so `agentv compare` reads an evalgate run.
 //   - [WriteJUnit]: junit.xml for CI test-report tools.
+//   - [WriteHTML]: report.html, one self-contained page to browse (no network, strict CSP,
+//     every text escaped): charts as inline SVG, filters, and every test's details, which the
+//     page holds as JSON and inserts when a test is opened so 5,000 tests open at once.
 //   - [WriteAll]: all of the above as files (comment.md, summary.md, check-run.json,
-//     results.json, index.jsonl, junit.xml), each written atomically.
+//     results.json, index.jsonl, junit.xml, report.html), each written atomically.
 //   - the base-vs-head comparison: pass an internal/compare Comparison in the options to get Δ
 //     columns, the significant regressions and the changes that are not significant.
 //

@@ -34,6 +34,8 @@ type FilesOptions struct {
 	Summary SummaryOptions
 	Check   CheckOptions
 	JUnit   JUnitOptions
+	// HTML shapes report.html; its zero Gate means the JUnit options' Gate.
+	HTML HTMLOptions
 	// Posted, when set, is the comment, summary and check run as the caller already rendered
 	// (and posted) them: they are written as they are, not rendered again.
 	Posted *Rendered
@@ -47,7 +49,7 @@ type FilesOptions struct {
 
 // WriteAll writes every report of run into dir (created if missing): comment.md, summary.md,
 // check-run.json (CheckOutput as JSON: the Checks API output object plus the conclusion),
-// results.json, index.jsonl and junit.xml. Each file is streamed to a temporary file and
+// results.json, index.jsonl, junit.xml and report.html. Each file is streamed to a temporary file and
 // renamed, so a reader never sees half a report and no report is held whole in memory. A file
 // that fails does not stop the others; the errors are joined. The run is compared with the
 // first Baseline the options set.
@@ -103,9 +105,14 @@ func (r *Report) WriteAll(dir string, opts FilesOptions) error {
 	write(FileResults, func(w io.Writer) error { return WriteResults(w, r.v.run) })
 	write(FileIndex, func(w io.Writer) error { return WriteIndex(w, r.v.run) })
 	write(FileJUnit, func(w io.Writer) error { return WriteJUnit(w, r.v.run, opts.JUnit) })
+	write(FileHTML, func(w io.Writer) error {
+		html := opts.HTML
+		html.Gate = cmp.Or(html.Gate, opts.JUnit.Gate, opts.Comment.Gate)
+		return r.WriteHTML(w, html)
+	})
 	wg.Wait()
 	var all []error
-	for _, name := range []string{FileComment, FileSummary, FileCheckRun, FileResults, FileIndex, FileJUnit} {
+	for _, name := range []string{FileComment, FileSummary, FileCheckRun, FileResults, FileIndex, FileJUnit, FileHTML} {
 		all = append(all, errs[name])
 	}
 	return errors.Join(all...)

@@ -374,6 +374,11 @@ func (m *mdRenderer) footer() string {
 		parts = append(parts, "🔁 Rerun: comment "+codeSpan(clip(m.cfg.rerun, 80), false)+" on this pull request (write access required)")
 	}
 	parts = append(parts, "Full report: "+m.hint())
+	if c := m.v.run.Context; c != nil {
+		if u := safeURL(c.ReportURL); u != "" {
+			parts = append(parts, "[📊 report.html]("+u+")")
+		}
+	}
 	if ts := m.v.run.FinishedAt; !ts.IsZero() {
 		parts = append(parts, "Updated "+ts.UTC().Format("2006-01-02 15:04 UTC"))
 	}

@@ -173,7 +173,7 @@ func TestWriteAll(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{FileCheckRun, FileComment, FileIndex, FileJUnit, FileResults, FileSummary}
+	want := []string{FileCheckRun, FileComment, FileIndex, FileJUnit, FileHTML, FileResults, FileSummary}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("files (-want +got; no temp files may remain):\n%s", diff)
 	}

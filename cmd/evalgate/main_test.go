@@ -73,7 +73,7 @@ func TestRunJSONAndOut(t *testing.T) {
 	if run.SchemaVersion != result.SchemaVersion || run.Summary.Total != 2 || run.Summary.Passed != 1 || run.Summary.Failed != 1 {
 		t.Fatalf("summary: %+v", run.Summary)
 	}
-	for _, f := range []string{"results.json", "comment.md", "summary.md", "check-run.json", "index.jsonl", "junit.xml"} {
+	for _, f := range []string{"results.json", "comment.md", "summary.md", "check-run.json", "index.jsonl", "junit.xml", "report.html"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("missing report file: %v", err)
 		}

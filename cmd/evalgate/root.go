@@ -56,6 +56,8 @@ Exit codes: 0 the gate passed, 1 the gate failed, 2 usage or configuration error
 	root.AddCommand(newSchemaCmd(st))
 	root.AddCommand(newInitCmd(e, st))
 	root.AddCommand(newCompareCmd(e, st))
+	root.AddCommand(newReportCmd(e, st))
+	root.AddCommand(newViewCmd(e, st))
 	return root, st
 }
 

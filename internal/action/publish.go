@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -136,7 +137,8 @@ type rendered struct {
 func (pub *publisher) render(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) *rendered {
 	d, in := pub.d, pub.in
 	rerun := in.Command + " rerun"
-	hint := "the job summary and " + in.ReportDir
+	// report.html is the page to browse: the comment and check run point at it.
+	hint := "the job summary and " + path.Join(in.ReportDir, reports.FileHTML) + " in the report artifact"
 	var base *result.Run
 	var baseNote string
 	if pub.base != nil {

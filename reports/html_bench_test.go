@@ -1,0 +1,23 @@
+package reports
+
+import (
+	"testing"
+)
+
+// countingWriter counts what is written, so the benchmark reports the page's size.
+type countingWriter struct{ n int64 }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+// BenchmarkHTML5000 renders report.html of a 5,000-test run (bigRun) and reports its size.
+func BenchmarkHTML5000(b *testing.B) {
+	rep := NewReport(bigRun(benchTests), nil)
+	var w countingWriter
+	loop(b, func() {
+		w.n = 0
+		if err := rep.WriteHTML(&w, HTMLOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.ReportMetric(float64(w.n)/(1<<20), "MiB")
+}
