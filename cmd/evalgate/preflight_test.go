@@ -101,8 +101,8 @@ func TestConfigMistakesExitTwoBeforeAnyModelCall(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", w, stderr)
 				}
 			}
-			// validate finds the same mistakes, on stdout, with the same exit code.
-			code, stdout, _ = invokeEnv(t, env, append([]string{"validate", dir, "--root", dir}, tt.args...)...)
+			// validate --strict finds the same mistakes, on stdout, with the same exit code.
+			code, stdout, _ = invokeEnv(t, env, append([]string{"validate", "--strict", dir, "--root", dir}, tt.args...)...)
 			if code != 2 || !strings.Contains(stdout, tt.want[0]) || strings.Contains("\n"+stdout, "\n:") {
 				t.Errorf("validate: exit %d, want 2 and %q:\n%s", code, tt.want[0], stdout)
 			}
@@ -153,7 +153,7 @@ func TestValidateCatchesABadTargetReference(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("exit %d, want 2\n%s\n%s", code, stdout, stderr)
 	}
-	for _, w := range []string{`evals/a.eval.yaml:2:11: error: execution.target "defualt" is not defined in targets.yaml (did you mean "default"?)`, "3 files, 1 errors"} {
+	for _, w := range []string{`evals/a.eval.yaml:2:11: error: execution.target "defualt" is not defined in targets.yaml (did you mean "default"?)`, "3 files, 1 error"} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, stdout)
 		}

@@ -36,7 +36,7 @@ func TestREADMEEvalFileValidates(t *testing.T) {
 	dir := writeRepo(t, files)
 	code, stdout, stderr := invokeEnv(t, map[string]string{"OPENAI_API_KEY": "sk-test-readme", "ANTHROPIC_API_KEY": "sk-ant-readme"},
 		"validate", "--root", dir, filepath.Join(dir, "evals"))
-	if code != 0 || !strings.Contains(stdout, "1 files, 0 errors, 0 warnings") {
+	if code != 0 || !strings.Contains(stdout, "1 file, 0 errors, 0 warnings") {
 		t.Fatalf("the README's eval file does not validate cleanly: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
