@@ -126,6 +126,7 @@ func (c *checker) test(s *suite.Suite, t *suite.Test) {
 	} else {
 		c.use(&c.plan.targets, cfg)
 		c.conversation(t, cfg)
+		c.repoPaths(s, t, cfg)
 	}
 	c.graders(s, t, t.Graders)
 	for _, turn := range t.Turns() {
