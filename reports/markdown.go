@@ -194,7 +194,14 @@ func (m *mdRenderer) writeHead(b *sink) {
 	}
 	headline := "**No test was graded**"
 	if t.Scored > 0 {
-		headline = fmt.Sprintf("**Score %s** (pass ≥ %s)", score(t.mean()), score(th))
+		// The mean is no verdict: "Score 0.86 (pass ≥ 0.80)" beside "2 failed" read as a pass.
+		// The line is each test's, and a mean over the few tests a cancelled run graded says
+		// how many those were.
+		of := ""
+		if t.Scored < t.Total {
+			of = fmt.Sprintf(" of %d graded", t.Scored)
+		}
+		headline = fmt.Sprintf("**Mean score %s%s** (a test passes at ≥ %s)", score(t.mean()), of, score(th))
 	}
 	stats := []string{headline, "✅ " + strconv.Itoa(t.Passed) + " passed"}
 	if t.Borderline > 0 {
