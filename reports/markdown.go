@@ -338,6 +338,9 @@ func (m *mdRenderer) writeCrits(b *sink, p plan, om *omitted) {
 		if c.crit != "" {
 			label += " › " + codeSpan(clip(c.crit, 80), true)
 		}
+		if c.outcome != "" {
+			label += " (" + mdText(clip(c.outcome, 60)) + ")"
+		}
 		b.WriteString("| " + label + " | ")
 		if multi {
 			b.WriteString(mdText(clip(c.suite, 60)) + " | ")

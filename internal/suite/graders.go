@@ -235,6 +235,10 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 	}
 	if g.Name == "" {
 		g.Name = derivedName(g)
+		if neg {
+			// not-icontains is not icontains: a report row must not say it is.
+			g.Name = "not-" + g.Name
+		}
 	}
 	return g
 }
