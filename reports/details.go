@@ -96,8 +96,8 @@ func (m *mdRenderer) writeDetails(b *sink, tv *testView) {
 		b.WriteString("**Failed assertions**\n\n")
 		for _, a := range fa {
 			line := "- ❌ " + mdText(clip(a.Text, 300))
-			if a.Evidence != "" {
-				line += " — " + mdLines(truncate(a.Evidence, n))
+			if ev := strings.TrimSpace(a.Evidence); ev != "" {
+				line += " — " + mdLines(truncate(ev, n))
 			}
 			b.WriteString(line + "\n")
 		}

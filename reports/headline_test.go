@@ -42,3 +42,18 @@ func TestCommentScoreWording(t *testing.T) {
 		})
 	}
 }
+
+// TestCommentListsFailingSuitesFirst: a passing suite's section never comes before a failing
+// one's, whatever the run's order.
+func TestCommentListsFailingSuitesFirst(t *testing.T) {
+	t.Parallel()
+	run := &result.Run{Suites: []*result.SuiteResult{
+		{Name: "good", Path: "evals/good.eval.yaml", Tests: []*result.TestResult{{ID: "a", Verdict: result.Pass, Score: 1}}},
+		{Name: "bad", Path: "evals/bad.eval.yaml", Tests: []*result.TestResult{{ID: "b", Verdict: result.Fail, Score: 0.2}}},
+	}}
+	got := Comment(run, CommentOptions{Marker: testMarker})
+	bad, good := strings.Index(got, "### ❌ bad"), strings.Index(got, "### ✅ good")
+	if bad < 0 || good < 0 || bad > good {
+		t.Errorf("want the failing suite first:\n%s", got)
+	}
+}

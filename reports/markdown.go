@@ -1,7 +1,10 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -139,7 +142,7 @@ func (m *mdRenderer) write(b *sink, p plan) {
 	if m.cfg.crits {
 		m.writeCrits(b, p, &om)
 	}
-	for _, sv := range m.v.suites {
+	for _, sv := range worstFirst(m.v.suites) {
 		m.writeSuite(b, sv, p, &om)
 	}
 	if om.any() {
@@ -148,6 +151,24 @@ func (m *mdRenderer) write(b *sink, p plan) {
 	if m.cfg.footer {
 		b.WriteString(m.footer())
 	}
+}
+
+// worstFirst orders suite sections as the tests within them: a suite that could not run, then
+// by its most important test, so a failing suite is never below a passing one; ties keep the
+// run's order.
+func worstFirst(suites []*suiteView) []*suiteView {
+	out := slices.Clone(suites)
+	rank := func(sv *suiteView) int {
+		switch {
+		case sv.s.Error != "":
+			return math.MinInt
+		case len(sv.tests) == 0:
+			return math.MaxInt
+		}
+		return sv.tests[0].sev
+	}
+	slices.SortStableFunc(out, func(a, b *suiteView) int { return cmp.Compare(rank(a), rank(b)) })
+	return out
 }
 
 // phrase says in a few plain words how the run went ("2 failed, 1 errored of 7 tests").
