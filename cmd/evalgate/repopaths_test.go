@@ -66,3 +66,31 @@ func TestValidateCLICommands(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateChecksTargetsOfBrokenEvalFiles: an eval file with errors still has its targets
+// file checked, so both files' mistakes show at once.
+func TestValidateChecksTargetsOfBrokenEvalFiles(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"evals/z.eval.yaml": "tests:\n  - id: t\n    input: hi\n    assertions:\n      - type: containz\n        value: x\n",
+		"targets.yaml":      "targets:\n  - name: default\n    provider: mock\n    respnse: hi\n",
+	} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, _ := invoke(t, "validate", "--root", root, filepath.Join(root, "evals"))
+	for _, w := range []string{`unknown grader type "containz"`, `targets.yaml:4:5: error: target default: unknown key "respnse" (did you mean "response"?)`, "1 file, 3 errors"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, stdout)
+		}
+	}
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+}

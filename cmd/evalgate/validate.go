@@ -75,7 +75,15 @@ func validateCmd(ctx context.Context, e env, sel *selection, strict bool, paths 
 	}
 	w := newWiring(wireConfig{root: root, targets: sel.targets, target: sel.target, judge: sel.judge,
 		lint: !strict, getenv: e.getenv, env: policy, llm: opts, log: e.stdout, onSecrets: func(v []string) { scrub.Add(v...) }})
-	diags, warnings := w.check(suites)
+	// An eval file with errors still has its targets file checked: fixing the one should not
+	// reveal the other's mistakes only then.
+	checked := suites
+	if !sel.filtered() {
+		for _, f := range l.failed {
+			checked = append(checked, &suite.Suite{Path: f})
+		}
+	}
+	diags, warnings := w.check(checked)
 	for _, d := range diags {
 		fmt.Fprintln(e.stdout, diagLine(d))
 	}
