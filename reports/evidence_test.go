@@ -31,3 +31,21 @@ func TestBlankEvidencePrintsNoParentheses(t *testing.T) {
 		}
 	}
 }
+
+// TestCommentShowsWorkspaceChanges: a failed test's details show what the agent changed; a
+// passing test's do not.
+func TestCommentShowsWorkspaceChanges(t *testing.T) {
+	t.Parallel()
+	const diff = "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n"
+	for _, tt := range []struct {
+		v    result.Verdict
+		want bool
+	}{{result.Fail, true}, {result.Pass, false}} {
+		run := &result.Run{Suites: []*result.SuiteResult{{Name: "s", Path: "evals/s.eval.yaml", Tests: []*result.TestResult{{ID: "t", Verdict: tt.v, Score: 0.5,
+			Output: &result.Output{Answer: "done", FileChanges: diff}}}}}}
+		got := Comment(run, CommentOptions{Marker: testMarker})
+		if has := strings.Contains(got, "**Workspace changes:**\n\n```diff\n"+diff); has != tt.want {
+			t.Errorf("%s: workspace changes shown %v, want %v:\n%s", tt.v, has, tt.want, got)
+		}
+	}
+}
