@@ -141,7 +141,7 @@ func TestValidateStrict(t *testing.T) {
 	}{
 		{"lint warns about an unset use_target", []string{"validate", "--root", agentvExamples, basic}, 0, []string{
 			".agentv/targets.yaml:22:5: warning: target llm: use_target: ${{ LLM_TARGET }} is not set (set the LLM_TARGET environment variable) — not checked",
-			"0 errors"}},
+			"1 file, 0 errors, 23 warnings"}}, // every warning counted, the targets file's included
 		{"strict refuses it", []string{"validate", "--strict", "--root", agentvExamples, basic}, 2, []string{
 			".agentv/targets.yaml:22:5: error: target llm: use_target: ${{ LLM_TARGET }} is not set"}},
 		{"lint warns about no targets file", []string{"validate", "--root", noTargets, noTargets}, 0, []string{

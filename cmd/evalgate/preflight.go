@@ -55,7 +55,9 @@ func (w *wiring) preflight(suites []*suite.Suite) (*runPlan, error) {
 // printed.
 func (w *wiring) check(suites []*suite.Suite) (configErrors, int) {
 	c := w.checkAll(suites)
-	return c.diags, c.warnings
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return c.diags, c.warnings + w.warned
 }
 
 func (w *wiring) resolveAll(suites []*suite.Suite) (*runPlan, configErrors) {

@@ -47,7 +47,9 @@ type wiring struct {
 	// user is who agents, hooks and graders run as (nil = evalgate's own user).
 	user *proc.User
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// warned counts the targets files' warnings printed, for validate's tally.
+	warned   int
 	managers map[wsKey]*workspace.Manager
 	files    map[string]*suite.TargetsFile
 	targets  map[*suite.TargetConfig]target.Target
@@ -131,6 +133,7 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 				// Only in lint mode: the environment's gaps, checked as far as they allow.
 				d.Severity, d.Message = suite.Warning, d.Message+lintNote
 			}
+			w.warned++
 			fmt.Fprintln(w.log, d.String())
 		}
 	}
