@@ -209,7 +209,13 @@ func (c *checker) add(err error) {
 	switch {
 	case errors.As(err, &ds):
 		for _, d := range ds {
-			if d.Severity == suite.Error {
+			switch {
+			case d.Severity != suite.Error:
+			case c.w.lint && strings.Contains(d.Message, unsetMarker):
+				// A targets file with mistakes of its own and the environment's gaps.
+				d.Severity, d.Message = suite.Warning, d.Message+lintNote
+				c.warnDiag(d)
+			default:
 				c.addDiag(d)
 			}
 		}
@@ -242,11 +248,6 @@ func (c *checker) warnDiag(d suite.Diagnostic) {
 
 // gap warns about what the environment kept validate from checking (see envGap).
 func (c *checker) gap(err error) {
-	var ds suite.Diagnostics
-	if errors.As(err, &ds) {
-		// The targets file's own: targetsFor printed them as it loaded the file.
-		return
-	}
 	var ce *configError
 	d := suite.Diagnostic{Severity: suite.Warning, Message: err.Error()}
 	if errors.As(err, &ce) {

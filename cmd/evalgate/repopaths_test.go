@@ -94,3 +94,34 @@ func TestValidateChecksTargetsOfBrokenEvalFiles(t *testing.T) {
 		t.Errorf("exit %d, want 2", code)
 	}
 }
+
+// TestValidateTellsFileMistakesFromEnvironmentGaps: in a targets file with a mistake of its own
+// and an unset variable, validate reports the mistake as an error and the variable as a warning.
+func TestValidateTellsFileMistakesFromEnvironmentGaps(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		"evals/a.eval.yaml": "tests:\n  - id: t\n    input: hi\n    assertions:\n      - type: contains\n        value: hi\n",
+		"targets.yaml":      "targets:\n  - name: default\n    use_target: ${{ AGENT_TARGET }}\n  - provider: mock\n",
+	} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, _ := invokeGetenv(t, func(string) string { return "" }, "validate", "--root", root, "--allow-env", "AGENT_TARGET", filepath.Join(root, "evals"))
+	for _, w := range []string{
+		"targets.yaml:2:5: warning: target default: use_target: ${{ AGENT_TARGET }} is not set (set the AGENT_TARGET environment variable) — not checked",
+		"targets.yaml:4:5: error: target has no name",
+	} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, stdout)
+		}
+	}
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+}
