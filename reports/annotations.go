@@ -182,8 +182,8 @@ func rowRaw(r *row) string {
 	for _, a := range r.g.Assertions {
 		if !a.Passed {
 			l := "failed: " + a.Text
-			if a.Evidence != "" {
-				l += " — " + a.Evidence
+			if ev := strings.TrimSpace(a.Evidence); ev != "" {
+				l += " — " + ev
 			}
 			lines = append(lines, l)
 		}

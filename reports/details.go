@@ -30,7 +30,7 @@ func (m *mdRenderer) hasDetails(tv *testView) bool {
 	if t.Verdict == result.Pass && !m.cfg.passDetails && !tv.flaky() {
 		return false
 	}
-	if t.Error != "" || len(t.Gates) > 0 || t.TrialSummary != nil || m.answer(tv) != "" || len(failedAssertions(t.Graders, 0)) > 0 || len(t.Turns) > 0 {
+	if t.Error != "" || len(t.Gates) > 0 || t.TrialSummary != nil || m.answer(tv) != "" || m.changes(tv) != "" || len(failedAssertions(t.Graders, 0)) > 0 || len(t.Turns) > 0 {
 		return true
 	}
 	for i := range tv.rows {
@@ -47,6 +47,15 @@ func (m *mdRenderer) answer(tv *testView) string {
 		return ""
 	}
 	return tv.cleanAnswer()
+}
+
+// changes is the workspace diff shown for tv, on the same terms as its answer: what the agent
+// changed is the evidence a reviewer of a failed coding test reads first.
+func (m *mdRenderer) changes(tv *testView) string {
+	if m.cfg.answerBytes <= 0 || tv.t.Verdict == result.Pass || tv.t.Output == nil {
+		return ""
+	}
+	return strings.TrimSpace(sanitize(tv.t.Output.FileChanges))
 }
 
 func (m *mdRenderer) writeDetails(b *sink, tv *testView) {
@@ -96,8 +105,8 @@ func (m *mdRenderer) writeDetails(b *sink, tv *testView) {
 		b.WriteString("**Failed assertions**\n\n")
 		for _, a := range fa {
 			line := "- ❌ " + mdText(clip(a.Text, 300))
-			if a.Evidence != "" {
-				line += " — " + mdLines(truncate(a.Evidence, n))
+			if ev := strings.TrimSpace(a.Evidence); ev != "" {
+				line += " — " + mdLines(truncate(ev, n))
 			}
 			b.WriteString(line + "\n")
 		}
@@ -111,6 +120,15 @@ func (m *mdRenderer) writeDetails(b *sink, tv *testView) {
 			b.WriteString("**Answer:**\n\n")
 		}
 		b.WriteString(fenced(cut, "text") + "\n")
+	}
+	if d := m.changes(tv); d != "" {
+		cut := truncate(d, m.cfg.answerBytes)
+		if len(cut) < len(d) {
+			fmt.Fprintf(b, "**Workspace changes** (first %s of %s bytes; the whole diff is in results.json):\n\n", thousands(int64(len(cut))), thousands(int64(len(d))))
+		} else {
+			b.WriteString("**Workspace changes:**\n\n")
+		}
+		b.WriteString(fenced(cut, "diff") + "\n")
 	}
 	b.WriteString("</details>\n")
 }

@@ -47,8 +47,18 @@ func finite(f float64) float64 {
 	return f
 }
 
-// score formats a score in [0, 1] with two decimals.
-func score(f float64) string { return strconv.FormatFloat(finite(f), 'f', 2, 64) }
+// score formats a score in [0, 1] with two decimals, truncated, never rounded up: 0.797 is
+// "0.79", so a score below a pass line of 0.80 never shows as "0.80" beside "pass ≥ 0.80" (and
+// 0.999 is not "1.00"). The epsilon keeps float noise (0.8 as 0.79999…) from dropping a
+// hundredth.
+func score(f float64) string {
+	f = finite(f)
+	t := math.Floor(math.Abs(f)*100+1e-9) / 100
+	if f < 0 {
+		t = -t
+	}
+	return strconv.FormatFloat(t, 'f', 2, 64)
+}
 
 // weight formats a weight compactly ("1", "2", "0.5").
 func weight(f float64) string { return strconv.FormatFloat(finite(f), 'g', 4, 64) }
@@ -58,9 +68,10 @@ func signed(f float64) string {
 	f = finite(f)
 	switch {
 	case f >= 0.005:
-		return "+" + score(f)
+		// A delta is no verdict: it rounds.
+		return "+" + strconv.FormatFloat(f, 'f', 2, 64)
 	case f <= -0.005:
-		return "-" + score(-f)
+		return "-" + strconv.FormatFloat(-f, 'f', 2, 64)
 	}
 	return "±0.00"
 }

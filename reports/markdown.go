@@ -1,7 +1,10 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -139,7 +142,7 @@ func (m *mdRenderer) write(b *sink, p plan) {
 	if m.cfg.crits {
 		m.writeCrits(b, p, &om)
 	}
-	for _, sv := range m.v.suites {
+	for _, sv := range worstFirst(m.v.suites) {
 		m.writeSuite(b, sv, p, &om)
 	}
 	if om.any() {
@@ -148,6 +151,24 @@ func (m *mdRenderer) write(b *sink, p plan) {
 	if m.cfg.footer {
 		b.WriteString(m.footer())
 	}
+}
+
+// worstFirst orders suite sections as the tests within them: a suite that could not run, then
+// by its most important test, so a failing suite is never below a passing one; ties keep the
+// run's order.
+func worstFirst(suites []*suiteView) []*suiteView {
+	out := slices.Clone(suites)
+	rank := func(sv *suiteView) int {
+		switch {
+		case sv.s.Error != "":
+			return math.MinInt
+		case len(sv.tests) == 0:
+			return math.MaxInt
+		}
+		return sv.tests[0].sev
+	}
+	slices.SortStableFunc(out, func(a, b *suiteView) int { return cmp.Compare(rank(a), rank(b)) })
+	return out
 }
 
 // phrase says in a few plain words how the run went ("2 failed, 1 errored of 7 tests").
@@ -194,7 +215,14 @@ func (m *mdRenderer) writeHead(b *sink) {
 	}
 	headline := "**No test was graded**"
 	if t.Scored > 0 {
-		headline = fmt.Sprintf("**Score %s** (pass ≥ %s)", score(t.mean()), score(th))
+		// The mean is no verdict: "Score 0.86 (pass ≥ 0.80)" beside "2 failed" read as a pass.
+		// The line is each test's, and a mean over the few tests a cancelled run graded says
+		// how many those were.
+		of := ""
+		if t.Scored < t.Total {
+			of = fmt.Sprintf(" of %d graded", t.Scored)
+		}
+		headline = fmt.Sprintf("**Mean score %s%s** (a test passes at ≥ %s)", score(t.mean()), of, score(th))
 	}
 	stats := []string{headline, "✅ " + strconv.Itoa(t.Passed) + " passed"}
 	if t.Borderline > 0 {
@@ -330,6 +358,9 @@ func (m *mdRenderer) writeCrits(b *sink, p plan, om *omitted) {
 		label := mdText(clip(c.path, 80))
 		if c.crit != "" {
 			label += " › " + codeSpan(clip(c.crit, 80), true)
+		}
+		if c.outcome != "" {
+			label += " (" + mdText(clip(c.outcome, 60)) + ")"
 		}
 		b.WriteString("| " + label + " | ")
 		if multi {

@@ -28,6 +28,9 @@ func ReadResults(r io.Reader) (*result.Run, error) {
 		return nil, fmt.Errorf("read results: %w", err)
 	}
 	switch {
+	case run.SchemaVersion <= 0 && dec.More():
+		// One JSON object per line: AgentV's index.jsonl (or evalgate's own).
+		return nil, errors.New("read results: one JSON object per line (JSONL, such as AgentV's or evalgate's index.jsonl), not an evalgate results.json: pass the results.json that evalgate run --out DIR writes (DIR/results.json)")
 	case run.SchemaVersion <= 0:
 		return nil, errors.New("read results: no schema_version: not an evalgate results.json")
 	case run.SchemaVersion > result.SchemaVersion:

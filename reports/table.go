@@ -164,8 +164,9 @@ func rowReason(r *row) string {
 		for _, a := range r.g.Assertions {
 			if !a.Passed {
 				reasoning = "failed: " + a.Text
-				if a.Evidence != "" {
-					reasoning += " (" + a.Evidence + ")"
+				// Blank evidence (a judge's "" or " ") would print "()".
+				if ev := strings.TrimSpace(a.Evidence); ev != "" {
+					reasoning += " (" + ev + ")"
 				}
 				break
 			}

@@ -203,12 +203,15 @@ type suiteView struct {
 // critStat aggregates one criterion (or criterion-less grader) across a suite's tests.
 type critStat struct {
 	suite, path, crit string
-	n                 int
-	scored            int
-	passes            int
-	denom             int // n minus skips: errors count against the pass rate
-	sum               float64
-	first             int
+	// outcome is the criterion's text; shown when another criterion of the suite has the same
+	// id (AgentV's rubric-1 of two tests are two criteria), else "".
+	outcome string
+	n       int
+	scored  int
+	passes  int
+	denom   int // n minus skips: errors count against the pass rate
+	sum     float64
+	first   int
 }
 
 func (c *critStat) mean() float64 {
@@ -243,7 +246,9 @@ func newView(run *result.Run, cmpr *compare.Comparison) *view {
 	type statKey struct {
 		suite      int
 		path, crit string
+		outcome    string // ids like rubric-1 are generated per test: the text tells them apart
 	}
+	ids := map[statKey]int{} // criteria per id (outcome left out)
 	stats := map[statKey]*critStat{}
 	for si, s := range run.Suites {
 		if s == nil {
@@ -277,12 +282,16 @@ func newView(run *result.Run, cmpr *compare.Comparison) *view {
 				if !r.leaf {
 					continue
 				}
-				key := statKey{si, r.path, r.crit}
+				key := statKey{si, r.path, r.crit, ""}
+				if r.c != nil {
+					key.outcome = r.c.Outcome
+				}
 				st := stats[key]
 				if st == nil {
-					st = &critStat{suite: s.Name, path: r.path, crit: r.crit, first: len(stats)}
+					st = &critStat{suite: s.Name, path: r.path, crit: r.crit, outcome: key.outcome, first: len(stats)}
 					stats[key] = st
 					v.crits = append(v.crits, st)
+					ids[statKey{si, r.path, r.crit, ""}]++
 				}
 				st.n++
 				if r.verdict != result.Skip {
@@ -307,6 +316,11 @@ func newView(run *result.Run, cmpr *compare.Comparison) *view {
 	slices.SortStableFunc(v.order, func(a, b *testView) int { return cmp.Compare(a.sev, b.sev) })
 	for i, tv := range v.order {
 		tv.prio = i
+	}
+	for key, st := range stats {
+		if key.outcome = ""; ids[key] < 2 {
+			st.outcome = ""
+		}
 	}
 	slices.SortStableFunc(v.crits, func(a, b *critStat) int {
 		return cmp.Or(cmp.Compare(a.passRate(), b.passRate()), cmp.Compare(a.mean(), b.mean()), cmp.Compare(a.first, b.first))

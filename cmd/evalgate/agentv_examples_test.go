@@ -71,7 +71,9 @@ var exampleFailures = map[string]struct{ why, want string }{
 }
 
 // TestAgentVExamplesValidate validates every eval file of AgentV 4.42.4's examples as
-// `evalgate validate` does, in an environment where every variable is set.
+// `evalgate validate` does, both in an environment where every variable is set and in an empty
+// one (a lint job, a fork's pull request, a laptop: no keys, no AGENT_TARGET), with no
+// --targets: validate lints the files, as `agentv validate` does.
 func TestAgentVExamplesValidate(t *testing.T) {
 	t.Parallel()
 	// EVAL.yaml is the name AgentV's task bundles and autoresearch give an eval file.
@@ -79,6 +81,13 @@ func TestAgentVExamplesValidate(t *testing.T) {
 	d, err := suite.Search([]string{filepath.Join(agentvExamples, "examples")}, patterns)
 	if err != nil {
 		t.Fatal(err)
+	}
+	envs := []struct {
+		name   string
+		getenv func(string) string
+	}{
+		{"configured", agentvEnv},
+		{"empty", func(string) string { return "" }},
 	}
 	var found []string
 	for _, f := range d.Files {
@@ -88,20 +97,22 @@ func TestAgentVExamplesValidate(t *testing.T) {
 		}
 		rel = filepath.ToSlash(rel)
 		found = append(found, rel)
-		t.Run(rel, func(t *testing.T) {
-			t.Parallel()
-			args := append([]string{"validate", "--root", agentvExamples}, exampleFlags[rel]...)
-			code, stdout, stderr := invokeGetenv(t, agentvEnv, append(args, f)...)
-			known, listed := exampleFailures[rel]
-			switch {
-			case code == 0 && listed:
-				t.Errorf("validates now: remove it from exampleFailures (%s)", known.why)
-			case code != 0 && !listed:
-				t.Errorf("exit %d\n%s%s", code, stdout, stderr)
-			case code != 0 && !strings.Contains(stdout+stderr, known.want):
-				t.Errorf("fails, but not with %q (%s):\n%s%s", known.want, known.why, stdout, stderr)
-			}
-		})
+		for _, env := range envs {
+			t.Run(env.name+"/"+rel, func(t *testing.T) {
+				t.Parallel()
+				args := append([]string{"validate", "--root", agentvExamples}, exampleFlags[rel]...)
+				code, stdout, stderr := invokeGetenv(t, env.getenv, append(args, f)...)
+				known, listed := exampleFailures[rel]
+				switch {
+				case code == 0 && listed:
+					t.Errorf("validates now: remove it from exampleFailures (%s)", known.why)
+				case code != 0 && !listed:
+					t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+				case code != 0 && !strings.Contains(stdout+stderr, known.want):
+					t.Errorf("fails, but not with %q (%s):\n%s%s", known.want, known.why, stdout, stderr)
+				}
+			})
+		}
 	}
 	for rel := range exampleFailures {
 		if !slices.Contains(found, rel) {
@@ -110,6 +121,47 @@ func TestAgentVExamplesValidate(t *testing.T) {
 	}
 	if len(found) < 90 {
 		t.Errorf("found %d eval files, want the whole examples tree (≥ 90)", len(found))
+	}
+}
+
+// TestValidateStrict: what validate warns about without an environment, --strict refuses, and
+// a suite with no targets file at all is linted, not refused.
+func TestValidateStrict(t *testing.T) {
+	t.Parallel()
+	basic := filepath.Join(agentvExamples, "examples", "features", "basic", "evals", "dataset.eval.yaml")
+	noTargets := t.TempDir()
+	if err := os.WriteFile(filepath.Join(noTargets, "a.eval.yaml"), []byte("tests:\n  - id: t\n    input: hi\n    assertions:\n      - type: contains\n        value: hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"lint warns about an unset use_target", []string{"validate", "--root", agentvExamples, basic}, 0, []string{
+			".agentv/targets.yaml:22:5: warning: target llm: use_target: ${{ LLM_TARGET }} is not set (set the LLM_TARGET environment variable) — not checked",
+			"1 file, 0 errors, 23 warnings"}}, // every warning counted, the targets file's included
+		{"strict refuses it", []string{"validate", "--strict", "--root", agentvExamples, basic}, 2, []string{
+			".agentv/targets.yaml:22:5: error: target llm: use_target: ${{ LLM_TARGET }} is not set"}},
+		{"lint warns about no targets file", []string{"validate", "--root", noTargets, noTargets}, 0, []string{
+			"a.eval.yaml: warning: no targets file: looked for", "1 file, 0 errors, 1 warning"}},
+		{"strict refuses no targets file", []string{"validate", "--strict", "--root", noTargets, noTargets}, 2, []string{
+			"a.eval.yaml: error: no targets file: looked for", "1 file, 1 error"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := invokeGetenv(t, func(string) string { return "" }, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, stdout, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+		})
 	}
 }
 

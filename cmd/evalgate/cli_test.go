@@ -57,11 +57,17 @@ func TestUsageErrors(t *testing.T) {
 		{"Go-style single dash", []string{"run", "-workers", "8", "testdata/pass"}, []string{"(did you mean --workers?)"}},
 		{"misspelt validate flag", []string{"validate", "--rot", "x"}, []string{"(did you mean --root?)"}},
 		{"flag without a value", []string{"run", "testdata/pass", "--workers"}, []string{"flag needs an argument: --workers"}},
-		{"bad flag value", []string{"run", "--workers", "many", "testdata/pass"}, []string{`invalid argument "many"`}},
+		{"bad flag value", []string{"run", "--workers", "many", "testdata/pass"}, []string{`invalid argument "many" for "--workers" flag: not a whole number`}},
+		{"bad duration", []string{"run", "--timeout", "soon", "testdata/pass"}, []string{`invalid argument "soon" for "--timeout" flag: not a duration (e.g. 90s, 10m, 1h)`}},
+		{"AgentV's eval run", []string{"eval", "run", "testdata/pass"}, []string{`unknown command "eval": "agentv eval run FILE" is "evalgate run FILE"`}},
+		{"AgentV's --output", []string{"run", "--output", "r.json", "testdata/pass"}, []string{"unknown flag: --output (AgentV's --output: here --out DIR writes results.json"}},
+		{"AgentV's --grader-target", []string{"run", "--grader-target", "g", "testdata/pass"}, []string{"(AgentV's --grader-target: here --judge NAME"}},
+		{"AgentV's --verbose", []string{"run", "--verbose", "testdata/pass"}, []string{"(AgentV's --verbose: here progress goes to stderr"}},
+		{"AgentV's --agent-timeout", []string{"run", "--agent-timeout", "60", "testdata/pass"}, []string{"(AgentV's --agent-timeout: here --timeout D"}},
 		{"bad glob", []string{"run", "--test-id", "[", "testdata/pass"}, []string{`--test-id "[": syntax error in pattern`}},
 		{"version takes no arguments", []string{"version", "x"}, []string{`takes no arguments, got "x"`}},
 		{"no match", []string{"run", "--root", "testdata/pass", "--test-id", "nope", "--tag", "slow", "testdata/pass"},
-			[]string{`no test matches --test-id "nope" --tag "slow" (1 tests in 1 suites were loaded)`}},
+			[]string{`no test matches --test-id "nope" --tag "slow" (1 test in 1 suite were loaded)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -273,5 +279,15 @@ func TestTableFitsColumns(t *testing.T) {
 		if strings.Contains(stdout, "evalgate: running") || !strings.Contains(stderr, "evalgate: running") {
 			t.Errorf("the start line belongs on stderr only")
 		}
+	}
+}
+
+// TestRunHelpNamesShardValue: pflag takes a back-quoted word of a usage as the value's name;
+// the shard flag's must read "--shard I/N", not "--shard evalgate merge".
+func TestRunHelpNamesShardValue(t *testing.T) {
+	t.Parallel()
+	_, stdout, _ := invoke(t, "run", "--help")
+	if !strings.Contains(stdout, "--shard I/N") || strings.Contains(stdout, "--shard evalgate") {
+		t.Errorf("run --help:\n%s", stdout)
 	}
 }

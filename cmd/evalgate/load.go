@@ -17,6 +17,7 @@ import (
 type loaded struct {
 	files      []string
 	suites     []*suite.Suite
+	failed     []string // the files that could not be loaded
 	loadErrors []*result.SuiteResult
 	errors     int
 	warnings   int
@@ -61,6 +62,7 @@ func loadFiles(files []string, root string, getenv func(string) string, trials i
 				errs = append(errs, f+": could not be loaded")
 			}
 			l.loadErrors = append(l.loadErrors, &result.SuiteResult{Name: suiteName(f), Path: rel(root, f), Error: strings.Join(errs, "\n")})
+			l.failed = append(l.failed, f)
 			continue
 		}
 		l.suites = append(l.suites, s)

@@ -35,8 +35,8 @@ func TestCLI(t *testing.T) {
 		{"bad format", []string{"run", "--format", "xml", "testdata/pass"}, 2, nil, []string{"--format"}, nil},
 		{"no suites", []string{"run", "--root", "testdata", "testdata/pass/targets.yaml.missing"}, 2, nil, []string{"evalgate:"}, nil},
 		{"bad suite", []string{"run", "--root", "testdata/bad", "testdata/bad"}, 2, nil, []string{"math.eval.yaml:", "none of the 1 eval files could be loaded"}, nil},
-		{"validate ok", []string{"validate", "--root", "testdata/pass", "testdata/pass"}, 0, []string{"1 files, 0 errors"}, nil, nil},
-		{"validate bad", []string{"validate", "--root", "testdata/bad", "testdata/bad"}, 2, []string{"math.eval.yaml:", "1 files, 1 errors"}, nil, nil},
+		{"validate ok", []string{"validate", "--root", "testdata/pass", "testdata/pass"}, 0, []string{"1 file, 0 errors"}, nil, nil},
+		{"validate bad", []string{"validate", "--root", "testdata/bad", "testdata/bad"}, 2, []string{"math.eval.yaml:", "1 file, 1 error"}, nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

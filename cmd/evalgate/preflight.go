@@ -51,13 +51,21 @@ func (w *wiring) preflight(suites []*suite.Suite) (*runPlan, error) {
 	return plan, nil
 }
 
-// check is preflight for validate: every problem as a diagnostic.
-func (w *wiring) check(suites []*suite.Suite) configErrors {
-	_, diags := w.resolveAll(suites)
-	return diags
+// check is preflight for validate: every problem as a diagnostic, and how many warnings it
+// printed.
+func (w *wiring) check(suites []*suite.Suite) (configErrors, int) {
+	c := w.checkAll(suites)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return c.diags, c.warnings + w.warned
 }
 
 func (w *wiring) resolveAll(suites []*suite.Suite) (*runPlan, configErrors) {
+	c := w.checkAll(suites)
+	return c.plan, c.diags
+}
+
+func (w *wiring) checkAll(suites []*suite.Suite) *checker {
 	c := &checker{w: w, seen: map[string]bool{}, plan: &runPlan{}}
 	files := map[*suite.TargetsFile]bool{}
 	for _, s := range suites {
@@ -84,15 +92,16 @@ func (w *wiring) resolveAll(suites []*suite.Suite) (*runPlan, configErrors) {
 			c.runs(s, t)
 		}
 	}
-	return c.plan, c.diags
+	return c
 }
 
 // checker collects the problems of a preflight, each once.
 type checker struct {
-	w     *wiring
-	seen  map[string]bool
-	diags configErrors
-	plan  *runPlan
+	w        *wiring
+	seen     map[string]bool
+	diags    configErrors
+	warnings int
+	plan     *runPlan
 }
 
 // runs checks a test as the engine runs it: once per execution.targets entry of a matrix
@@ -119,6 +128,7 @@ func (c *checker) test(s *suite.Suite, t *suite.Test) {
 	} else {
 		c.use(&c.plan.targets, cfg)
 		c.conversation(t, cfg)
+		c.repoPaths(s, t, cfg)
 	}
 	c.graders(s, t, t.Graders)
 	for _, turn := range t.Turns() {
@@ -189,13 +199,23 @@ func (c *checker) use(list *[]*suite.TargetConfig, cfg *suite.TargetConfig) {
 // add records an error as diagnostics, dropping repeats (every test of a suite with a
 // missing targets file reports the same mistake).
 func (c *checker) add(err error) {
+	if c.w.lint && envGap(err) {
+		c.gap(err)
+		return
+	}
 	var ds suite.Diagnostics
 	var ce *configError
 	var d suite.Diagnostic
 	switch {
 	case errors.As(err, &ds):
 		for _, d := range ds {
-			if d.Severity == suite.Error {
+			switch {
+			case d.Severity != suite.Error:
+			case c.w.lint && strings.Contains(d.Message, unsetMarker):
+				// A targets file with mistakes of its own and the environment's gaps.
+				d.Severity, d.Message = suite.Warning, d.Message+lintNote
+				c.warnDiag(d)
+			default:
 				c.addDiag(d)
 			}
 		}
@@ -215,10 +235,29 @@ func (c *checker) warn(err error) {
 	if errors.As(err, &ce) {
 		d.Pos, d.Message = ce.pos, ce.msg
 	}
+	c.warnDiag(d)
+}
+
+func (c *checker) warnDiag(d suite.Diagnostic) {
 	if key := diagLine(d); !c.seen[key] && c.w.log != nil {
 		c.seen[key] = true
+		c.warnings++
 		fmt.Fprintln(c.w.log, diagLine(d))
 	}
+}
+
+// gap warns about what the environment kept validate from checking (see envGap).
+func (c *checker) gap(err error) {
+	var ce *configError
+	d := suite.Diagnostic{Severity: suite.Warning, Message: err.Error()}
+	if errors.As(err, &ce) {
+		if ce.told {
+			return
+		}
+		d.Pos, d.Message = ce.pos, ce.msg
+	}
+	d.Message += lintNote
+	c.warnDiag(d)
 }
 
 func (c *checker) addDiag(d suite.Diagnostic) {

@@ -45,6 +45,8 @@ func TestConfigMistakesExitTwoBeforeAnyModelCall(t *testing.T) {
 		suite   string
 		args    []string
 		env     map[string]string
+		files   map[string]string // more files of the repository
+		runOnly bool              // a mistake in a flag validate does not take
 		want    []string
 	}{
 		{name: "no targets file", suite: judgedSuite,
@@ -67,6 +69,11 @@ func TestConfigMistakesExitTwoBeforeAnyModelCall(t *testing.T) {
 			want: []string{`targets.yaml:2:5: error: target default: grader_target "jugde" is not defined in targets.yaml (did you mean "judge"?)`}},
 		{name: "missing API key", targets: vendorTargets, suite: judgedSuite, env: map[string]string{"OPENAI_KEY": ""},
 			want: []string{"targets.yaml:2:5: error: target default (openai): api_key: ${{ OPENAI_KEY }} is not set (set the OPENAI_KEY environment variable)"}},
+		{name: "missing --baseline file", targets: vendorTargets, suite: judgedSuite, args: []string{"--baseline", "{dir}/base/results.json"}, runOnly: true,
+			want: []string{"--baseline: open ", "base/results.json: no such file"}},
+		{name: "AgentV index.jsonl as --baseline", targets: vendorTargets, suite: judgedSuite, args: []string{"--baseline", "{dir}/index.jsonl"}, runOnly: true,
+			files: map[string]string{"index.jsonl": `{"test_id":"t1","score":1,"target":"default"}` + "\n" + `{"test_id":"t2","score":0.5,"target":"default"}` + "\n"},
+			want:  []string{"index.jsonl: read results: one JSON object per line (JSONL, such as AgentV's or evalgate's index.jsonl), not an evalgate results.json"}},
 		{name: "grader setting", targets: vendorTargets,
 			suite: judgedSuite + "      - type: latency\n        threshold: -5\n",
 			want:  []string{"evals/s.eval.yaml:10:9: error: grader latency: threshold must not be negative"}},
@@ -80,12 +87,18 @@ func TestConfigMistakesExitTwoBeforeAnyModelCall(t *testing.T) {
 			if tt.targets != "" {
 				files["targets.yaml"] = tt.targets
 			}
+			for k, v := range tt.files {
+				files[k] = v
+			}
 			dir := writeRepo(t, files)
 			env := map[string]string{"FAKE_URL": srv.URL, "OPENAI_KEY": "test-key", "HOME": t.TempDir()}
 			for k, v := range tt.env {
 				env[k] = v
 			}
-			args := append([]string{"run", dir, "--root", dir, "--allow-env", "FAKE_URL"}, tt.args...)
+			args := []string{"run", dir, "--root", dir, "--allow-env", "FAKE_URL"}
+			for _, a := range tt.args {
+				args = append(args, strings.ReplaceAll(a, "{dir}", dir))
+			}
 			code, stdout, stderr := invokeEnv(t, env, args...)
 			if code != 2 {
 				t.Fatalf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -96,13 +109,20 @@ func TestConfigMistakesExitTwoBeforeAnyModelCall(t *testing.T) {
 			if stdout != "" {
 				t.Errorf("stdout should be empty (nothing was run):\n%s", stdout)
 			}
-			for _, w := range append(tt.want, "nothing was run") {
+			want := tt.want
+			if !tt.runOnly {
+				want = append(want, "nothing was run")
+			}
+			for _, w := range want {
 				if !strings.Contains(stderr, w) {
 					t.Errorf("stderr lacks %q:\n%s", w, stderr)
 				}
 			}
-			// validate finds the same mistakes, on stdout, with the same exit code.
-			code, stdout, _ = invokeEnv(t, env, append([]string{"validate", dir, "--root", dir}, tt.args...)...)
+			if tt.runOnly {
+				return
+			}
+			// validate --strict finds the same mistakes, on stdout, with the same exit code.
+			code, stdout, _ = invokeEnv(t, env, append([]string{"validate", "--strict", dir, "--root", dir}, tt.args...)...)
 			if code != 2 || !strings.Contains(stdout, tt.want[0]) || strings.Contains("\n"+stdout, "\n:") {
 				t.Errorf("validate: exit %d, want 2 and %q:\n%s", code, tt.want[0], stdout)
 			}
@@ -153,7 +173,7 @@ func TestValidateCatchesABadTargetReference(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("exit %d, want 2\n%s\n%s", code, stdout, stderr)
 	}
-	for _, w := range []string{`evals/a.eval.yaml:2:11: error: execution.target "defualt" is not defined in targets.yaml (did you mean "default"?)`, "3 files, 1 errors"} {
+	for _, w := range []string{`evals/a.eval.yaml:2:11: error: execution.target "defualt" is not defined in targets.yaml (did you mean "default"?)`, "3 files, 1 error"} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, stdout)
 		}

@@ -36,7 +36,29 @@ func TestREADMEEvalFileValidates(t *testing.T) {
 	dir := writeRepo(t, files)
 	code, stdout, stderr := invokeEnv(t, map[string]string{"OPENAI_API_KEY": "sk-test-readme", "ANTHROPIC_API_KEY": "sk-ant-readme"},
 		"validate", "--root", dir, filepath.Join(dir, "evals"))
-	if code != 0 || !strings.Contains(stdout, "1 files, 0 errors, 0 warnings") {
+	if code != 0 || !strings.Contains(stdout, "1 file, 0 errors, 0 warnings") {
 		t.Fatalf("the README's eval file does not validate cleanly: exit %d\n%s%s", code, stdout, stderr)
 	}
+}
+
+// TestREADMEWorkflowUploadsTheReport: the comment's footer points at report_dir; the README's
+// workflow must upload it, under the name baseline: auto looks for.
+func TestREADMEWorkflowUploadsTheReport(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range yamlBlock.FindAllStringSubmatch(string(b), -1) {
+		if m[1] != ".github/workflows/evals.yml" {
+			continue
+		}
+		for _, w := range []string{"actions/upload-artifact@", "if: always()", "name: evalgate-report", "path: .evalgate/report"} {
+			if !strings.Contains(m[2], w) {
+				t.Errorf("the README's workflow lacks %q", w)
+			}
+		}
+		return
+	}
+	t.Fatal("the README has no .github/workflows/evals.yml block")
 }

@@ -14,6 +14,11 @@ import (
 type configError struct {
 	pos suite.Pos
 	msg string
+	// env: the mistake is the environment's (no targets file), not the file's; see envGap.
+	env bool
+	// told: the environment's gap was reported where it is written (a targets file's entry),
+	// so validate does not repeat it at every reference.
+	told bool
 }
 
 func (e *configError) Error() string {
@@ -67,6 +72,9 @@ func (w *wiring) resolve(s *suite.Suite, r ref) (*suite.TargetConfig, error) {
 	if cfg, ok := f.Lookup(r.Name); ok {
 		return cfg, nil
 	}
+	if msg, ok := f.Unresolved[r.Name]; ok {
+		return nil, &configError{pos: r.Pos, env: true, told: true, msg: fmt.Sprintf("%s %q: %s", r.What, r.Name, msg)}
+	}
 	if r.Alias != "" {
 		if cfg, ok := f.Lookup(r.Alias); ok {
 			return cfg, nil
@@ -115,7 +123,7 @@ func (w *wiring) danglingRefs(f *suite.TargetsFile) []error {
 	var errs []error
 	for _, t := range f.Targets {
 		for _, r := range []ref{{Name: t.GraderTarget, What: "grader_target"}, {Name: t.UseTarget, What: "use_target"}} {
-			if r.Name == "" {
+			if _, unresolved := f.Unresolved[r.Name]; r.Name == "" || unresolved {
 				continue
 			}
 			if _, ok := f.Lookup(r.Name); !ok {

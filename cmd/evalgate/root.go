@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -99,6 +100,11 @@ func unknownCommand(root *cobra.Command, args []string) error {
 		}
 	}
 	msg := fmt.Sprintf("unknown command %q", name)
+	if name == "eval" {
+		// AgentV's commands are grouped under eval; evalgate's are not.
+		return fmt.Errorf(`%s: "agentv eval run FILE" is "evalgate run FILE" (and "agentv validate" is "evalgate validate"); commands: %s`,
+			msg, strings.Join(commandNames(root), ", "))
+	}
 	if s := root.SuggestionsFor(name); len(s) > 0 {
 		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
 	}
@@ -127,14 +133,50 @@ func flagError(cmd *cobra.Command, err error) error {
 		if i := strings.LastIndex(msg, " in -"); i >= 0 {
 			typed = msg[i+len(" in -"):]
 		}
+	case strings.HasPrefix(msg, "invalid argument "):
+		return invalidArgument(msg, err)
 	default:
 		return err
 	}
 	typed, _, _ = strings.Cut(typed, "=")
+	if h, ok := agentvFlags[typed]; ok && cmd.Flags().Lookup(h.flag) != nil {
+		return fmt.Errorf("%w (AgentV's --%s: here %s)", err, typed, h.hint)
+	}
 	if s := closestFlag(cmd.Flags(), typed); s != "" {
 		return fmt.Errorf("%w (did you mean --%s?)", err, s)
 	}
 	return err
+}
+
+// invalidArgument replaces the Go parser's words in pflag's message (`invalid argument "eight"
+// for "--workers" flag: strconv.ParseInt: parsing "eight": invalid syntax`) with what was
+// wanted.
+func invalidArgument(msg string, err error) error {
+	head, detail, ok := strings.Cut(msg, " flag: ")
+	if !ok {
+		return err
+	}
+	switch {
+	case strings.Contains(detail, "strconv.Parse") && (strings.Contains(detail, "ParseInt") || strings.Contains(detail, "ParseUint")):
+		return errors.New(head + " flag: not a whole number")
+	case strings.Contains(detail, "strconv.ParseFloat"):
+		return errors.New(head + " flag: not a number")
+	case strings.Contains(detail, "strconv.ParseBool"):
+		return errors.New(head + " flag: not true or false")
+	case strings.Contains(detail, "time: invalid duration"):
+		return errors.New(head + " flag: not a duration (e.g. 90s, 10m, 1h)")
+	}
+	return err
+}
+
+// agentvFlags are flags of `agentv eval run` that evalgate spells differently: the flag of
+// evalgate's that does the job (the hint is given only where the command has it) and how.
+var agentvFlags = map[string]struct{ flag, hint string }{
+	"output":        {"out", "--out DIR writes results.json, junit.xml and the other reports into DIR"},
+	"grader-target": {"judge", "--judge NAME grades with that target"},
+	"judge-target":  {"judge", "--judge NAME grades with that target"},
+	"agent-timeout": {"timeout", "--timeout D (a duration, e.g. 10m or 90s) bounds each test"},
+	"verbose":       {"format", "progress goes to stderr as tests finish, and --format json (or --out DIR) has every detail"},
 }
 
 // closestFlag is the flag name closest to typed: within edit distance 2, or one that typed is

@@ -79,7 +79,7 @@ func (s *selection) apply(suites []*suite.Suite) ([]*suite.Suite, error) {
 		out = append(out, &cp)
 	}
 	if len(out) == 0 {
-		return nil, usageErr("no test matches %s (%d tests in %d suites were loaded)", s.describe(), total, len(suites))
+		return nil, usageErr("no test matches %s (%s in %s were loaded)", s.describe(), count(total, "test"), count(len(suites), "suite"))
 	}
 	return out, nil
 }

@@ -19,7 +19,7 @@ type shardFlags struct {
 }
 
 func (f *shardFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.spec, "shard", "", "run only shard i of n (e.g. 2/4) and write a partial result to --out for `evalgate merge`")
+	fs.StringVar(&f.spec, "shard", "", "run only shard `I/N` (e.g. 2/4) and write a partial result to --out for evalgate merge")
 	fs.StringVar(&f.durations, "shard-durations", "", "with --shard: results.json of an earlier run, to balance the shards by test duration")
 }
 

@@ -12,6 +12,7 @@ import (
 
 func newValidateCmd(e env, st *cliState) *cobra.Command {
 	sel := &selection{}
+	var strict bool
 	cmd := &cobra.Command{
 		Use:   "validate [PATH...] [flags]",
 		Short: "Check eval files, targets and graders without calling any model",
@@ -20,27 +21,33 @@ what run would use: every file, the targets file of each suite, the target and j
 test, and every grader's own settings. Every problem is printed on stdout as
 path:line:col: severity: message. Nothing is run and no model is called.
 
-Exits 0 when there is no error (warnings allowed), 2 otherwise. A file that validates does not
-fail at run time for a configuration reason.`,
+validate lints the files, not the environment: where a ${{ VAR }} is not set or no targets
+file is found (a lint job, a fork's pull request, a laptop without keys), it checks everything
+else and warns about what it could not check. --strict also requires what a run needs: then
+a file that validates does not fail at run time for a configuration reason.
+
+Exits 0 when there is no error (warnings allowed), 2 otherwise.`,
 		Example: `  evalgate validate                       # every eval file under the current directory
   evalgate validate evals/greeter.eval.yaml
-  evalgate validate evals/ --target gpt   # check the files against the target run would use`,
+  evalgate validate evals/ --target gpt   # check the files against the target run would use
+  evalgate validate --strict              # also require every variable and targets file run needs`,
 		Args: cobra.ArbitraryArgs,
 		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
 			if err := sel.check(); err != nil {
 				return err
 			}
-			return validateCmd(cmd.Context(), e, sel, args)
+			return validateCmd(cmd.Context(), e, sel, strict, args)
 		}),
 	}
 	fs := cmd.Flags()
 	fs.SortFlags = false
 	sel.register(fs)
+	fs.BoolVar(&strict, "strict", false, "also require what a run needs: every ${{ VAR }} set and a targets file for every suite")
 	return cmd
 }
 
 // validateCmd loads eval files and checks their configuration; exit 2 on any error.
-func validateCmd(ctx context.Context, e env, sel *selection, paths []string) error {
+func validateCmd(ctx context.Context, e env, sel *selection, strict bool, paths []string) error {
 	root, err := absRoot(ctx, sel.root, paths)
 	if err != nil {
 		return err
@@ -67,13 +74,21 @@ func validateCmd(ctx context.Context, e env, sel *selection, paths []string) err
 		return err
 	}
 	w := newWiring(wireConfig{root: root, targets: sel.targets, target: sel.target, judge: sel.judge,
-		getenv: e.getenv, env: policy, llm: opts, log: e.stdout, onSecrets: func(v []string) { scrub.Add(v...) }})
-	diags := w.check(suites)
+		lint: !strict, getenv: e.getenv, env: policy, llm: opts, log: e.stdout, onSecrets: func(v []string) { scrub.Add(v...) }})
+	// An eval file with errors still has its targets file checked: fixing the one should not
+	// reveal the other's mistakes only then.
+	checked := suites
+	if !sel.filtered() {
+		for _, f := range l.failed {
+			checked = append(checked, &suite.Suite{Path: f})
+		}
+	}
+	diags, warnings := w.check(checked)
 	for _, d := range diags {
 		fmt.Fprintln(e.stdout, diagLine(d))
 	}
 	errs := l.errors + len(diags)
-	fmt.Fprintf(e.stdout, "%d files, %d errors, %d warnings\n", len(l.files), errs, l.warnings)
+	fmt.Fprintf(e.stdout, "%s, %s, %s\n", count(len(l.files), "file"), count(errs, "error"), count(l.warnings+warnings, "warning"))
 	if errs > 0 {
 		return &exitError{code: exitUsage}
 	}

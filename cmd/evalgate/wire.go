@@ -28,6 +28,9 @@ type wiring struct {
 	getenv                                   func(string) string
 	env                                      *suite.EnvPolicy
 	judgeSamples                             int
+	// lint: validate without --strict, which checks the files even where the environment
+	// (an unset variable, no targets file) keeps it from checking everything run needs.
+	lint bool
 	// forkCode: a fork's code runs with the job's secrets, so no agent env: may carry one
 	// (isSecret says whether a value is one evalgate holds).
 	forkCode bool
@@ -44,7 +47,9 @@ type wiring struct {
 	// user is who agents, hooks and graders run as (nil = evalgate's own user).
 	user *proc.User
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// warned counts the targets files' warnings printed, for validate's tally.
+	warned   int
 	managers map[wsKey]*workspace.Manager
 	files    map[string]*suite.TargetsFile
 	targets  map[*suite.TargetConfig]target.Target
@@ -63,6 +68,7 @@ func runID(now func() time.Time) string {
 type wireConfig struct {
 	root, targets, target, judge string
 	judgeSamples                 int
+	lint                         bool
 	getenv                       func(string) string
 	env                          *suite.EnvPolicy // which variables ${{ VAR }} may read
 	llm                          provider.Options
@@ -80,7 +86,7 @@ type wireConfig struct {
 func newWiring(c wireConfig) *wiring {
 	c.llm.Getenv = c.getenv
 	return &wiring{root: c.root, targetsFlag: c.targets, targetFlag: c.target, judgeFlag: c.judge, getenv: c.getenv,
-		env: c.env, forkCode: c.forkCode, isSecret: c.isSecret,
+		env: c.env, lint: c.lint, forkCode: c.forkCode, isSecret: c.isSecret,
 		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now), onSecrets: c.onSecrets, user: c.user,
 		managers: map[wsKey]*workspace.Manager{},
 		files:    map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
@@ -90,7 +96,7 @@ func newWiring(c wireConfig) *wiring {
 func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 	path := w.targetsPath(s)
 	if path == "" {
-		return nil, &configError{pos: suite.Pos{File: s.Path}, msg: fmt.Sprintf(
+		return nil, &configError{pos: suite.Pos{File: s.Path}, env: true, msg: fmt.Sprintf(
 			"no targets file: looked for targets.yaml, targets.yml, .agentv/targets.yaml and .agentv/targets.yml in %s and every directory above it up to %s (add .agentv/targets.yaml, or pass --targets FILE)",
 			filepath.Dir(s.Path), w.root)}
 	}
@@ -118,11 +124,16 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 			}
 		}
 	}
-	if diags.HasErrors() {
+	if diags.HasErrors() && !(w.lint && envGap(diags)) {
 		return nil, diags
 	}
 	for _, d := range diags {
 		if w.log != nil {
+			if d.Severity == suite.Error {
+				// Only in lint mode: the environment's gaps, checked as far as they allow.
+				d.Severity, d.Message = suite.Warning, d.Message+lintNote
+			}
+			w.warned++
 			fmt.Fprintln(w.log, d.String())
 		}
 	}

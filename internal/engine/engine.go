@@ -153,6 +153,14 @@ func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, e
 	return run, stop.err()
 }
 
+// interruptedResult is what a test the run's cancellation cut short records: skipped, with
+// how long it had run, never an error.
+func interruptedResult(j *job, tr *result.TestResult) *result.TestResult {
+	out := j.skipped("cancelled: the run was interrupted while this test ran")
+	out.DurationMS = tr.DurationMS
+	return out
+}
+
 // runWave runs one wave's tests through the worker pool and returns when all are done.
 func runWave(ctx context.Context, cfg Config, wave []*job, p *progress, b *budget, stop *abort, ad *adaptive) {
 	g, gctx := errgroup.WithContext(ctx)
@@ -175,6 +183,10 @@ func runWave(ctx context.Context, cfg Config, wave []*job, p *progress, b *budge
 					p.started(j.s, j.t)
 					th := rubric.ForTest(cfg.Thresholds, j.s.Threshold, j.t.Threshold)
 					tr = runTrials(gctx, cfg, j.s, j.t, b, stop, ad.start(trialsOf(cfg, j.s), j.key(), th.Pass))
+					if tr.Verdict == result.Error && ctx.Err() != nil {
+						// Interrupted, not broken: "context canceled" says nothing of the agent.
+						tr = interruptedResult(j, tr)
+					}
 				}
 				j.matrixLabel(tr)
 				*j.out = tr

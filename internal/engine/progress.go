@@ -7,7 +7,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -65,7 +67,13 @@ func (p *progress) done(s *suite.Suite, t *suite.Test, tr *result.TestResult) {
 	if p.w == nil || p.now().Sub(p.began) < progressAfter {
 		return
 	}
-	fmt.Fprintf(p.w, "[%d/%d] %s/%s %s %.2f (%.1fs)\n", p.n, p.total, safetext.OneLine(s.Name), safetext.OneLine(tr.Label()), tr.Verdict, tr.Score, float64(tr.DurationMS)/1000)
+	sc := ""
+	if tr.Verdict != result.Skip && tr.Verdict != result.Error {
+		// An ungraded test has no score to show (a 0.00 would read as graded); truncated as
+		// the reports truncate, so 0.797 is not "0.80".
+		sc = " " + strconv.FormatFloat(math.Floor(tr.Score*100+1e-9)/100, 'f', 2, 64)
+	}
+	fmt.Fprintf(p.w, "[%d/%d] %s/%s %s%s (%.1fs)\n", p.n, p.total, safetext.OneLine(s.Name), safetext.OneLine(tr.Label()), tr.Verdict, sc, float64(tr.DurationMS)/1000)
 }
 
 // beat writes a heartbeat every interval until the returned stop is called (which waits for

@@ -25,14 +25,15 @@ const (
 )
 
 // Annotation marks a line of a file in the check run (and the PR's Files tab).
+// Its JSON is the API's (a dry run prints it as the request would carry it).
 type Annotation struct {
-	Path       string
-	StartLine  int
-	EndLine    int
-	Level      string // notice, warning or failure
-	Title      string
-	Message    string
-	RawDetails string
+	Path       string `json:"path"`
+	StartLine  int    `json:"start_line"`
+	EndLine    int    `json:"end_line"`
+	Level      string `json:"annotation_level"` // notice, warning or failure
+	Title      string `json:"title,omitempty"`
+	Message    string `json:"message"`
+	RawDetails string `json:"raw_details,omitempty"`
 }
 
 // CheckRunOptions starts a check run.

@@ -57,17 +57,19 @@ func TestFreeformRepliesAsAgentV(t *testing.T) {
 		{name: "validates score is in range [0.0, 1.0]", replies: []string{js(a{"score": 1.5, "assertions": []a{{"text": "Good", "passed": true}}})},
 			calls: 4, verdict: result.Error, errHas: "outside 0.0–1.0"},
 		{name: "negative score is an error", replies: []string{`{"score": -0.2}`}, calls: 4, verdict: result.Error, errHas: "outside 0.0–1.0"},
-		{name: "NaN score is an error", replies: []string{`{"score": "NaN"}`}, calls: 4, verdict: result.Error, errHas: "not a finite number"},
+		{name: "NaN score is an error", replies: []string{`{"score": "NaN"}`}, calls: 4, verdict: result.Error, errHas: `score is the string "NaN", not a number`},
 		{name: "bare NaN is not JSON", replies: []string{`{"score": NaN}`}, calls: 4, verdict: result.Error, errHas: "no JSON object"},
 		{name: "an out-of-range score repaired by the structure-fix call", replies: []string{`{"score": 1.5}`, `{"score": 1.5}`, `{"score": 1.5}`, `{"score": 1}`},
 			calls: 4, verdict: result.Pass, score: 1},
 		{name: "enforces max 8 assertion entries", replies: []string{js(a{"score": 0.9, "assertions": eleven})}, calls: 1, verdict: result.Pass, score: 0.9},
 		{name: "rejects JSON with invalid assertions types", replies: []string{js(a{"score": 0.8, "assertions": "Not an array"})}, calls: 4, verdict: result.Error, errHas: "does not match the schema"},
 		{name: "tolerates non-JSON output by falling back to error", replies: []string{"Final score: 0.5"}, calls: 4, verdict: result.Error, errHas: "no JSON object"},
-		// AgentV re-asks three times and then makes the structure-fix call, which unquotes the
-		// number; evalgate reads the quoted number at once, with the same result.
-		{name: "a quoted score is a number", replies: []string{js(a{"score": "0.8", "assertions": []a{{"text": "Captured logging requirement", "passed": true}}})},
-			calls: 1, verdict: result.Pass, score: 0.8},
+		// A quoted score is a failed reply, as in AgentV: asked again three times, then the
+		// structure-fix call, whose unquoted number is read.
+		{name: "a quoted score is a failed reply", replies: []string{js(a{"score": "0.8", "assertions": []a{{"text": "Captured logging requirement", "passed": true}}})},
+			calls: 4, verdict: result.Error, errHas: `score is the string "0.8", not a number`},
+		{name: "a quoted score repaired by the structure-fix call", replies: []string{`{"score": "0.8"}`, `{"score": "0.8"}`, `{"score": "0.8"}`, `{"score": 0.8}`},
+			calls: 4, verdict: result.Pass, score: 0.8},
 		{name: "keeps failing when the structure-fix attempt is also malformed", replies: []string{`{"score":"high"}`, `{"score":"high"}`, `{"score":"high"}`, `{"score":`},
 			calls: 4, verdict: result.Error, errHas: "not a number"},
 		{name: "keeps failing on unrecoverable malformed JSON", replies: []string{`{"score":`}, calls: 4, verdict: result.Error, errHas: "unusable after 3 attempts"},

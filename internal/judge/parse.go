@@ -304,6 +304,12 @@ func parseFreeform(text string) (*freeform, error) {
 		return nil, errors.New(`reply has no "score"`)
 	}
 	var f freeform
+	// The schema asks for a number: "0.8" is a reply that did not follow it (AgentV's parser
+	// rejects it too), asked again rather than read as 0.8.
+	var str string
+	if json.Unmarshal(raw["score"], &str) == nil {
+		return nil, fmt.Errorf("score is the string %q, not a number", truncate(str, 40))
+	}
 	if f.Score, err = floatValue(raw["score"]); err != nil {
 		return nil, fmt.Errorf("score: %w", err)
 	}

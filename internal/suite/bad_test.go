@@ -54,6 +54,7 @@ func TestBadInput(t *testing.T) {
 		{"duplicate test ids", "tests:\n  - id: t\n    input: a\n    criteria: c\n  - id: t\n    input: b\n    criteria: c\n", 5, 5, `duplicate test id "t"`, nil},
 		{"duplicate criterion ids", head + "      - type: rubrics\n        criteria:\n          - {id: a, outcome: x}\n          - {id: a, outcome: y}\n", 8, 13, `duplicate criterion id "a"`, nil},
 		{"missing test id", "tests:\n  - input: a\n    criteria: c\n", 2, 5, "test has no id", nil},
+		{"promptfoo description, no id", "tests:\n  - description: Says Hello, politely!\n    input: a\n    criteria: c\n", 2, 5, "test has no id (promptfoo's description names no test here: add id: says-hello-politely)", nil},
 		{"bad background_processes", "execution:\n  background_processes: ignore\ntests:\n  - id: t\n    input: a\n    criteria: c\n", 2, 25, `execution.background_processes must be kill or error, not "ignore"`, nil},
 		{"unknown grader type", head + "      - type: containz\n        value: x\n", 5, 15, `unknown grader type "containz" (did you mean "contains"?)`, nil},
 		{"yaml syntax", "tests:\n  - id: t\n    input: [unclosed\n", 2, 0, "YAML syntax", nil},

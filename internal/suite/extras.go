@@ -92,6 +92,9 @@ func (r *reader) defaultTest(n *yaml.Node, d *defaults) {
 		d.threshold = r.threshold(t, "default_test.threshold")
 	}
 	if o, ok := f["options"]; ok {
+		if of, _ := r.quietFields(o); of != nil && of["provider"] != nil {
+			d.judge = r.defaultJudge(of["provider"])
+		}
 		if of, _ := r.quietFields(o); of != nil && of["rubric_prompt"] != nil {
 			p, _ := r.str(of["rubric_prompt"], "options.rubric_prompt")
 			if strings.HasPrefix(p, "file://") {
@@ -106,6 +109,30 @@ func (r *reader) defaultTest(n *yaml.Node, d *defaults) {
 			d.rubricPrompt = p
 		}
 	}
+}
+
+// defaultJudge reads default_test.options.provider — a name, or {id: name} — as the target
+// that grades judge graders with no target: of their own. promptfoo writes a provider id
+// there (openai:gpt-4o); evalgate's judges are targets.yaml entries, which the warning says.
+func (r *reader) defaultJudge(n *yaml.Node) string {
+	n = resolve(n)
+	name := ""
+	switch n.Kind {
+	case yaml.ScalarNode:
+		name = r.interp(n, n.Value)
+	case yaml.MappingNode:
+		if pf, _ := r.quietFields(n); pf != nil && pf["id"] != nil {
+			name = r.interp(pf["id"], pf["id"].Value)
+		}
+	}
+	if name == "" {
+		r.warnf(n, "default_test.options.provider: expected a target name (or {id: name}); ignored, the judge is the target's grader_target")
+		return ""
+	}
+	if strings.Contains(name, ":") {
+		r.warnf(n, "default_test.options.provider %q is a promptfoo provider id; evalgate's judges are targets.yaml entries: add a target (provider: openai, model: …) and name it here", name)
+	}
+	return name
 }
 
 // lookupRef finds refs.<name> in the nearest .agentv/config.yaml above the eval file.

@@ -235,6 +235,10 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 	}
 	if g.Name == "" {
 		g.Name = derivedName(g)
+		if neg {
+			// not-icontains is not icontains: a report row must not say it is.
+			g.Name = "not-" + g.Name
+		}
 	}
 	return g
 }
@@ -301,6 +305,16 @@ func (r *reader) graderCommon(f map[string]*yaml.Node, g *Grader) {
 				r.errorf(m, "min_score must be in (0, 1], not %v", v)
 			}
 			g.MinScore = &v
+		}
+	}
+	if m, ok := f["threshold"]; ok && (g.Type == "rubrics" || g.Type == "llm-grader") && f["required"] == nil && f["min_score"] == nil {
+		// promptfoo's assertion threshold: the assertion (so the test) fails below it —
+		// evalgate's required grader with that min_score. Ignoring it would pass what fails.
+		if v, ok := r.num(m, "threshold"); ok {
+			if v <= 0 || v > 1 {
+				r.errorf(m, "threshold must be in (0, 1], not %v", v)
+			}
+			g.Required, g.MinScore = true, &v
 		}
 	}
 	if v, ok := f["negate"]; ok {

@@ -51,6 +51,10 @@ func (r *reader) envValue(n *yaml.Node, name, written string) string {
 	}
 	if p := r.opts.Env; !p.allows(name, r.field) {
 		msg := fmt.Sprintf("%s reads an environment variable that is not allowed; declare it with the action input env_allow: %s (or evalgate --allow-env %s), or use it in a credential field of targets.yaml", written, name, name)
+		if name == "PWD" {
+			// The shell sets PWD; evalgate's container starts no shell, so it is empty there.
+			msg += "; for a path in the repository write ${{ AGENTV_REPO_ROOT }}/… (PWD is empty in evalgate's container)"
+		}
 		if !p.Warn {
 			r.errorf(n, "%s", msg)
 			return ""

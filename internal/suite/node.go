@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,12 +104,19 @@ func (r *reader) fields(n *yaml.Node, what string, known ...string) (map[string]
 	return out, true
 }
 
+// keySynonyms are keys other tools use for what AgentV's key does, suggested over the nearest
+// spelling: an assertion's id is its name (an edit distance would suggest cwd).
+var keySynonyms = map[string]string{"id": "name"}
+
 // unknownKey reports key node k: an error when it is a typo of a known key (the author meant
 // to set something, and the run would go on with the default), else a warning, with the
 // closest known key suggested.
 func (r *reader) unknownKey(k *yaml.Node, what string, known []string) {
 	msg := fmt.Sprintf("%s: unknown key %q", what, k.Value)
 	s := suggest(k.Value, known)
+	if alt, ok := keySynonyms[k.Value]; ok && slices.Contains(known, alt) {
+		s = alt
+	}
 	if s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}

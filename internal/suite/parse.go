@@ -27,7 +27,10 @@ type defaults struct {
 	promptFile   string     // the file prompt was read from
 	threshold    *float64
 	rubricPrompt string
-	vars         map[string]any
+	// judge is default_test.options.provider: promptfoo's grading model, here the target
+	// judge graders without a target: of their own use.
+	judge string
+	vars  map[string]any
 }
 
 // detect tells the dialect from the keys a file uses.

@@ -17,6 +17,11 @@ import (
 type TargetsFile struct {
 	Path    string
 	Targets []*TargetConfig
+	// Unresolved are the entries left out because the environment lacks what they name (a
+	// use_target of an unset ${{ VAR }}): the name and the error, so a reference to one says
+	// why rather than "not defined", and validate can tell the file's mistakes from the
+	// environment's.
+	Unresolved map[string]string
 	// secrets are the values interpolated into credential fields.
 	secrets []string
 }
@@ -196,6 +201,14 @@ func LoadTargetsWith(path string, opts LoadOptions) (tf *TargetsFile, ds Diagnos
 			continue
 		case seen[t.Name]:
 			r.errorf(n, "duplicate target name %q", t.Name)
+			continue
+		case t.Provider == "" && t.UseTarget == "" && t.Unset["use_target"] != "":
+			msg := fmt.Sprintf("target %s: use_target: ${{ %s }} is not set (set the %s environment variable)", t.Name, t.Unset["use_target"], t.Unset["use_target"])
+			r.errorf(n, "%s", msg)
+			if tf.Unresolved == nil {
+				tf.Unresolved = map[string]string{}
+			}
+			tf.Unresolved[t.Name] = msg
 			continue
 		case t.Provider == "" && t.UseTarget == "":
 			r.errorf(n, "target %s has no provider", t.Name)

@@ -43,11 +43,42 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	return t
 }
 
+// slugID suggests an id for a description: lower case, words joined by "-", at most 40 bytes.
+func slugID(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(s) {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(c)
+			dash = false
+		default:
+			dash = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "my-test"
+	}
+	return b.String()
+}
+
 // testID starts a test from its id; nil when the id is missing or not a usable name.
 func (r *reader) testID(n *yaml.Node, f map[string]*yaml.Node) *Test {
 	t := &Test{Pos: r.pos(n), Target: ""}
 	t.ID = r.optStr(f, "id", "test")
 	if t.ID == "" {
+		if d := f["description"]; d != nil && d.Value != "" {
+			// promptfoo names a test by its description; AgentV (and the baseline, which
+			// pairs tests by id) need an id that stays put when the wording changes.
+			r.errorf(n, "test has no id (promptfoo's description names no test here: add id: %s)", slugID(d.Value))
+			return nil
+		}
 		r.errorf(n, "test has no id")
 		return nil
 	}
@@ -236,6 +267,9 @@ func (r *reader) testGraders(f map[string]*yaml.Node, t *Test, d *defaults, skip
 	if !skipDefaults {
 		gs = append(gs, d.graders...)
 	}
+	if d.judge != "" {
+		setJudge(gs, d.judge)
+	}
 	if d.rubricPrompt != "" {
 		for _, g := range gs {
 			if g.Type == "rubrics" && g.Prompt == "" {
@@ -244,6 +278,17 @@ func (r *reader) testGraders(f map[string]*yaml.Node, t *Test, d *defaults, skip
 		}
 	}
 	return gs
+}
+
+// setJudge gives judge graders (composite members too) without a target: of their own the
+// default_test's judge; a grader's own target: wins, as in promptfoo.
+func setJudge(gs []*Grader, judge string) {
+	for _, g := range gs {
+		setJudge(g.Members, judge)
+		if g.Target == "" && g.IsJudge() {
+			g.Target = judge
+		}
+	}
 }
 
 // quietFields reads a mapping without reporting (it was reported once already).

@@ -248,10 +248,19 @@ func (r *reader) parseJSONL(data []byte, path string) (*Suite, Diagnostics) {
 	if exists(sidecar) {
 		saved := r.file
 		r.file = r.rel(sidecar)
-		if b, err := r.readFile(sidecar); err != nil {
+		// readFile takes an absolute path: a relative one (validate --root DIR DIR/x.jsonl)
+		// would be read as relative to the root, outside it.
+		abs, err := filepath.Abs(sidecar)
+		if err == nil {
+			var b []byte
+			if b, err = r.readFile(abs); err == nil {
+				if n := r.parseYAML(b); n != nil {
+					root = n
+				}
+			}
+		}
+		if err != nil {
 			r.reportf("%v", err)
-		} else if n := r.parseYAML(b); n != nil {
-			root = n
 		}
 		r.file = saved
 		r.refs[r.rel(sidecar)] = true

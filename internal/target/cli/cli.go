@@ -72,6 +72,11 @@ var _ target.Target = (*Target)(nil)
 // New builds a cli target from a targets.yaml entry, checking the command's placeholders.
 func New(cfg *suite.TargetConfig) (*Target, error) {
 	cmd, _ := cfg.Settings["command"].(string)
+	// An unset ${{ VAR }} would leave a hole in the command (`python ${{ AGENT }}/run.py`
+	// becomes `python /run.py`); it is refused, as in base_url.
+	if v, ok := cfg.Unset["command"]; ok {
+		return nil, fmt.Errorf("cli target %s: command: ${{ %s }} is not set (set the %s environment variable)", cfg.Name, v, v)
+	}
 	if strings.TrimSpace(cmd) == "" {
 		return nil, fmt.Errorf("cli target %s: command is required", cfg.Name)
 	}
