@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -86,18 +87,36 @@ func noArgs(cmd *cobra.Command, args []string) error {
 
 // unknownCommand rewrites cobra's unknown-command error as one line with cobra's suggestions.
 func unknownCommand(root *cobra.Command, args []string) error {
-	name := ""
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			name = a
-			break
-		}
-	}
+	name := firstArg(args)
 	msg := fmt.Sprintf("unknown command %q", name)
 	if s := root.SuggestionsFor(name); len(s) > 0 {
 		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
 	}
 	return fmt.Errorf("%s; commands: %s", msg, strings.Join(commandNames(root), ", "))
+}
+
+// firstArg is the first argument that is not a flag, "" when there is none.
+func firstArg(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}
+
+// isCommand says whether name is one of root's commands or their aliases; cobra's own
+// "unknown command" error is untyped, so the run asks the tree rather than read its text.
+func isCommand(root *cobra.Command, name string) bool {
+	if name == "" {
+		return true
+	}
+	for _, c := range root.Commands() {
+		if c.Name() == name || c.HasAlias(name) {
+			return true
+		}
+	}
+	return false
 }
 
 func commandNames(root *cobra.Command) []string {
@@ -112,18 +131,15 @@ func commandNames(root *cobra.Command) []string {
 
 // flagError adds a did-you-mean to pflag's unknown-flag errors; cobra suggests only commands.
 func flagError(cmd *cobra.Command, err error) error {
-	msg := err.Error()
-	var typed string
-	switch {
-	case strings.HasPrefix(msg, "unknown flag: --"):
-		typed = strings.TrimPrefix(msg, "unknown flag: --")
-	case strings.HasPrefix(msg, "unknown shorthand flag: "):
-		// "-workers" (Go's flag package accepted one dash) reads as shorthands -w -o …
-		if i := strings.LastIndex(msg, " in -"); i >= 0 {
-			typed = msg[i+len(" in -"):]
-		}
-	default:
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) {
 		return err
+	}
+	// "-workers" (Go's flag package accepted one dash) reads as shorthands -w -o …: the
+	// group is what was typed.
+	typed := ne.GetSpecifiedName()
+	if group := ne.GetSpecifiedShortnames(); group != "" {
+		typed = group
 	}
 	typed, _, _ = strings.Cut(typed, "=")
 	if s := closestFlag(cmd.Flags(), typed); s != "" {
