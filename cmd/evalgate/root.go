@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/evalgate/evalgate/internal/textdist"
 )
 
 // cliState records what happened inside cobra, so runEnv can tell a usage error (cobra
@@ -166,7 +168,7 @@ func closest(s string, candidates []string) string {
 	sort.Strings(candidates)
 	best, bestD := "", 3
 	for _, c := range candidates {
-		d := distance(strings.ToLower(s), strings.ToLower(c))
+		d := textdist.Distance(strings.ToLower(s), strings.ToLower(c))
 		if d < bestD {
 			best, bestD = c, d
 		}
@@ -179,25 +181,4 @@ func closest(s string, candidates []string) string {
 		}
 	}
 	return best
-}
-
-// distance is the Levenshtein edit distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
