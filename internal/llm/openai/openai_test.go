@@ -46,7 +46,8 @@ func TestWireFormats(t *testing.T) {
 			wantPath: "/openai/v1/responses", wantAPI: "responses", wantHeader: "Api-Key"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+		// In turn: each case finds its own call among the shared fake's by counting.
+		t.Run(tt.name, func(t *testing.T) { //nolint:paralleltest // see above
 			tt.cfg.APIKey, tt.cfg.Structured = "sk-test", true
 			c, err := openai.New(tt.cfg)
 			if err != nil {
