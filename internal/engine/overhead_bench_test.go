@@ -28,7 +28,9 @@ import (
 // same request body to the same fixed-latency fake vendor and decodes the reply, with the
 // same number of workers, in the same process. The two alternate, so drift of a shared
 // machine hits both. It reports evalgate's wall over the bare client's (1.00 = no overhead),
-// CPU per call of each, and the peak RSS of the process during evalgate's run (the fake
+// CPU and heap allocated per call of each (the fake vendor's share included in both: CPU
+// time is the process's, and the allocation figures are steadier than CPU on a shared
+// machine), and the peak RSS of the process during evalgate's run (the fake
 // vendor's memory included, so it is an upper bound).
 func BenchmarkCallOverhead(b *testing.B) {
 	for _, tests := range []int{1000, 5000} {
@@ -78,25 +80,28 @@ func benchOverhead(b *testing.B, tests, workers int) {
 
 	var evalWall, bareWall time.Duration
 	var evalCPU, bareCPU time.Duration
+	var evalAlloc, bareAlloc uint64
 	var peakRSS float64
 	for b.Loop() {
 		runtime.GC()
-		cpu0 := processCPU()
+		cpu0, alloc0 := processCPU(), allocated()
 		start := time.Now()
 		if err := bare.run(tests); err != nil {
 			b.Fatal(err)
 		}
 		bareWall += time.Since(start)
 		bareCPU += processCPU() - cpu0
+		bareAlloc += allocated() - alloc0
 
 		runtime.GC()
 		resetPeakRSS()
 		before := srv.Count()
-		cpu0 = processCPU()
+		cpu0, alloc0 = processCPU(), allocated()
 		start = time.Now()
 		run, err := engine.Run(context.Background(), []*suite.Suite{s}, config)
 		evalWall += time.Since(start)
 		evalCPU += processCPU() - cpu0
+		evalAlloc += allocated() - alloc0
 		peakRSS = max(peakRSS, float64(readPeakRSS())/(1<<20))
 		if err != nil {
 			b.Fatal(err)
@@ -109,7 +114,16 @@ func benchOverhead(b *testing.B, tests, workers int) {
 	b.ReportMetric(float64(evalWall)/float64(bareWall), "wall/bare")
 	b.ReportMetric(float64(evalCPU.Microseconds())/calls, "cpu-µs/call")
 	b.ReportMetric(float64(bareCPU.Microseconds())/calls, "bare-cpu-µs/call")
+	b.ReportMetric(float64(evalAlloc)/1024/calls, "alloc-KB/call")
+	b.ReportMetric(float64(bareAlloc)/1024/calls, "bare-alloc-KB/call")
 	b.ReportMetric(peakRSS, "peak-RSS-MB")
+}
+
+// allocated is the bytes this process has allocated on the heap so far.
+func allocated() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.TotalAlloc
 }
 
 // bareClient is the floor: keep-alive connections, one request body, the reply decoded.
