@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/redact"
@@ -110,7 +109,7 @@ func runEnv(ctx context.Context, args []string, e env) int {
 	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil && !st.ran {
 		// cobra failed before any command ran: an unknown command, flag or argument.
-		if cmd == root && strings.HasPrefix(err.Error(), "unknown command") {
+		if cmd == root && !isCommand(root, firstArg(args)) {
 			err = unknownCommand(root, args)
 		}
 		fmt.Fprintf(e.stderr, "evalgate: %v\n", err)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -141,9 +142,13 @@ func (c *checker) graders(s *suite.Suite, t *suite.Test, gs []*suite.Grader) {
 	c.judges(s, t, gs)
 	for _, g := range gs {
 		if _, err := c.w.grader(s, t, g); err != nil {
-			// grader.New names the grader and its position in parentheses; the diagnostic
-			// carries the position already.
-			msg := strings.Replace(err.Error(), " ("+g.Pos.String()+")", "", 1)
+			// grader.New names the grader and its position; the diagnostic carries the
+			// position already.
+			msg := err.Error()
+			var ce *grader.ConfigError
+			if errors.As(err, &ce) && ce.Pos == g.Pos {
+				msg = fmt.Sprintf("grader %s: %v", ce.Grader, ce.Err)
+			}
 			c.add(&configError{pos: g.Pos, msg: msg})
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/llm/provider"
 	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -35,7 +36,12 @@ func (w *wiring) cfgErr(cfg *suite.TargetConfig, err error) error {
 	if errors.As(err, &ce) {
 		return err
 	}
-	return &configError{pos: w.posOf(cfg), msg: strings.TrimPrefix(err.Error(), cfg.Pos.String()+": ")}
+	msg := err.Error()
+	var ee *provider.EntryError
+	if errors.As(err, &ee) && ee.Pos == cfg.Pos.String() {
+		msg = ee.Unanchored()
+	}
+	return &configError{pos: w.posOf(cfg), msg: msg}
 }
 
 // ref is a target name and where it was written (see resolve.Ref).

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/evalgate/evalgate/internal/textdist"
 )
 
 // cliState records what happened inside cobra, so runEnv can tell a usage error (cobra
@@ -92,13 +94,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 
 // unknownCommand rewrites cobra's unknown-command error as one line with cobra's suggestions.
 func unknownCommand(root *cobra.Command, args []string) error {
-	name := ""
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			name = a
-			break
-		}
-	}
+	name := firstArg(args)
 	msg := fmt.Sprintf("unknown command %q", name)
 	if name == "eval" {
 		// AgentV's commands are grouped under eval; evalgate's are not.
@@ -109,6 +105,30 @@ func unknownCommand(root *cobra.Command, args []string) error {
 		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
 	}
 	return fmt.Errorf("%s; commands: %s", msg, strings.Join(commandNames(root), ", "))
+}
+
+// firstArg is the first argument that is not a flag, "" when there is none.
+func firstArg(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}
+
+// isCommand says whether name is one of root's commands or their aliases; cobra's own
+// "unknown command" error is untyped, so the run asks the tree rather than read its text.
+func isCommand(root *cobra.Command, name string) bool {
+	if name == "" {
+		return true
+	}
+	for _, c := range root.Commands() {
+		if c.Name() == name || c.HasAlias(name) {
+			return true
+		}
+	}
+	return false
 }
 
 func commandNames(root *cobra.Command) []string {
@@ -123,20 +143,19 @@ func commandNames(root *cobra.Command) []string {
 
 // flagError adds a did-you-mean to pflag's unknown-flag errors; cobra suggests only commands.
 func flagError(cmd *cobra.Command, err error) error {
-	msg := err.Error()
-	var typed string
-	switch {
-	case strings.HasPrefix(msg, "unknown flag: --"):
-		typed = strings.TrimPrefix(msg, "unknown flag: --")
-	case strings.HasPrefix(msg, "unknown shorthand flag: "):
-		// "-workers" (Go's flag package accepted one dash) reads as shorthands -w -o …
-		if i := strings.LastIndex(msg, " in -"); i >= 0 {
-			typed = msg[i+len(" in -"):]
-		}
-	case strings.HasPrefix(msg, "invalid argument "):
-		return invalidArgument(msg, err)
-	default:
+	var iv *pflag.InvalidValueError
+	if errors.As(err, &iv) {
+		return invalidArgument(iv, err)
+	}
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) {
 		return err
+	}
+	// "-workers" (Go's flag package accepted one dash) reads as shorthands -w -o …: the
+	// group is what was typed.
+	typed := ne.GetSpecifiedName()
+	if group := ne.GetSpecifiedShortnames(); group != "" {
+		typed = group
 	}
 	typed, _, _ = strings.Cut(typed, "=")
 	if h, ok := agentvFlags[typed]; ok && cmd.Flags().Lookup(h.flag) != nil {
@@ -149,24 +168,28 @@ func flagError(cmd *cobra.Command, err error) error {
 }
 
 // invalidArgument replaces the Go parser's words in pflag's message (`invalid argument "eight"
-// for "--workers" flag: strconv.ParseInt: parsing "eight": invalid syntax`) with what was
-// wanted.
-func invalidArgument(msg string, err error) error {
-	head, detail, ok := strings.Cut(msg, " flag: ")
-	if !ok {
+// for "--workers" flag: strconv.ParseInt: parsing "eight": invalid syntax`) with what the
+// flag's type wants.
+func invalidArgument(iv *pflag.InvalidValueError, err error) error {
+	f := iv.GetFlag()
+	var want string
+	switch f.Value.Type() {
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		want = "not a whole number"
+	case "float32", "float64":
+		want = "not a number"
+	case "bool":
+		want = "not true or false"
+	case "duration":
+		want = "not a duration (e.g. 90s, 10m, 1h)"
+	default:
 		return err
 	}
-	switch {
-	case strings.Contains(detail, "strconv.Parse") && (strings.Contains(detail, "ParseInt") || strings.Contains(detail, "ParseUint")):
-		return errors.New(head + " flag: not a whole number")
-	case strings.Contains(detail, "strconv.ParseFloat"):
-		return errors.New(head + " flag: not a number")
-	case strings.Contains(detail, "strconv.ParseBool"):
-		return errors.New(head + " flag: not true or false")
-	case strings.Contains(detail, "time: invalid duration"):
-		return errors.New(head + " flag: not a duration (e.g. 90s, 10m, 1h)")
+	name := "--" + f.Name
+	if f.Shorthand != "" && f.ShorthandDeprecated == "" {
+		name = "-" + f.Shorthand + ", " + name
 	}
-	return err
+	return fmt.Errorf("invalid argument %q for %q flag: %s", iv.GetValue(), name, want)
 }
 
 // agentvFlags are flags of `agentv eval run` that evalgate spells differently: the flag of
@@ -197,7 +220,7 @@ func closest(s string, candidates []string) string {
 	sort.Strings(candidates)
 	best, bestD := "", 3
 	for _, c := range candidates {
-		d := distance(strings.ToLower(s), strings.ToLower(c))
+		d := textdist.Distance(strings.ToLower(s), strings.ToLower(c))
 		if d < bestD {
 			best, bestD = c, d
 		}
@@ -210,25 +233,4 @@ func closest(s string, candidates []string) string {
 		}
 	}
 	return best
-}
-
-// distance is the Levenshtein edit distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -168,7 +169,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 		return finishShard(ctx, e, o, root, run, runErr, shard.Manifest{Shard: sh.Spec, Plan: split}, scrub)
 	}
 	gateErr := o.report(e, root, run, scrub)
-	if gateErr != nil && gateErr != gateFailed {
+	if gateErr != nil && !errors.Is(gateErr, gateFailed) {
 		return gateErr
 	}
 	printKept(e, run)

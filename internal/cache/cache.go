@@ -200,7 +200,9 @@ func (s *Store) Put(key string, data []byte) error {
 		return fmt.Errorf("cache put: %w", err)
 	}
 	if err := r.Mkdir(key[:2], dirPerm); err == nil {
-		err = r.Chmod(key[:2], dirPerm)
+		if err := r.Chmod(key[:2], dirPerm); err != nil { // whatever the umask
+			return fmt.Errorf("cache put: %w", err)
+		}
 	} else if !errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("cache put: %w", err)
 	}

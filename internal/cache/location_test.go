@@ -93,8 +93,7 @@ func TestCheckDirRefusesWhatTheRepositoryControls(t *testing.T) {
 	}
 }
 
-func TestEntriesAreReadableByOthersWhateverTheUmask(t *testing.T) {
-	// Not parallel: the umask is the process's.
+func TestEntriesAreReadableByOthersWhateverTheUmask(t *testing.T) { //nolint:paralleltest // the umask is the process's
 	old := syscall.Umask(0o077)
 	defer syscall.Umask(old)
 	dir := filepath.Join(t.TempDir(), "a", "cache")

@@ -37,12 +37,11 @@ func seen(out, part string, name string) string {
 func TestBudgetDiff(t *testing.T) {
 	t.Parallel()
 	type file struct {
-		name     string
-		lines    int
-		first    string
-		want     string // whole, cut, out
-		inNote   bool
-		noteKind string
+		name   string
+		lines  int
+		first  string
+		want   string // whole, cut, out
+		inNote bool
 	}
 	small, big := 5, 400 // lines of about 50 bytes: ~0.3 KiB and ~20 KiB
 	for _, tc := range []struct {

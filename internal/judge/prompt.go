@@ -237,43 +237,41 @@ func schemaFor(g *suite.Grader, mode suite.Mode) string {
 	return checklistSchema
 }
 
-// jsonSchema is the structured-output schema for vendors that enforce one.
+// jsonSchema is the structured-output schema for vendors that enforce one. It is written out
+// directly rather than marshalled from maps: it is built on every judge call, and the maps
+// and their key sorting were a measurable share of a call's CPU. The bytes are what
+// json.Marshal makes of the maps (keys sorted), which TestJSONSchemaBytes holds it to.
 func jsonSchema(g *suite.Grader, mode suite.Mode) *llm.Schema {
-	check := map[string]any{"type": "object", "required": []string{"id", "reasoning"},
-		"properties": map[string]any{"id": map[string]any{"type": "string"}, "reasoning": map[string]any{"type": "string"}}}
-	props := check["properties"].(map[string]any)
-	switch mode {
-	case suite.ModeFreeform:
-		s := map[string]any{"type": "object", "required": []string{"score"}, "properties": map[string]any{
-			"score":      map[string]any{"type": "number", "minimum": 0, "maximum": 1},
-			"assertions": map[string]any{"type": "array", "items": map[string]any{"type": "object"}},
-		}}
-		b, _ := json.Marshal(s)
-		return &llm.Schema{Name: "evalgate_freeform", Schema: b}
-	case suite.ModeChecklist:
-		props["satisfied"] = map[string]any{"type": "boolean"}
-		check["required"] = []string{"id", "satisfied", "reasoning"}
-	default:
-		props["score"] = map[string]any{"type": "integer"}
-		check["required"] = []string{"id", "score", "reasoning"}
+	if mode == suite.ModeFreeform {
+		return &llm.Schema{Name: "evalgate_freeform", Schema: json.RawMessage(freeformJSONSchema)}
+	}
+	verdict, required := `"score":{"type":"integer"}`, `["id","score","reasoning"]`
+	if mode == suite.ModeChecklist {
+		verdict, required = `"satisfied":{"type":"boolean"}`, `["id","satisfied","reasoning"]`
 	}
 	// The ids are the requested criteria's, so a vendor that enforces the schema cannot
 	// return a verdict on criteria nobody asked about.
+	id := `{"type":"string"}`
 	if want := ids(g); len(want) > 0 {
-		props["id"] = map[string]any{"type": "string", "enum": want}
+		enum, _ := json.Marshal(want)
+		id = `{"enum":` + string(enum) + `,"type":"string"}`
 	}
 	// Closed objects with every property required: OpenAI's strict subset, so the vendor
 	// enforces the verdict's shape exactly. The parser stays as lenient as the prompt
 	// (AgentV's): overall_reasoning may still be missing from a reply that was not enforced.
-	check["additionalProperties"] = false
-	s := map[string]any{"type": "object", "required": []string{"checks", "overall_reasoning"}, "additionalProperties": false,
-		"properties": map[string]any{
-			"checks":            map[string]any{"type": "array", "items": check},
-			"overall_reasoning": map[string]any{"type": "string"},
-		}}
-	b, _ := json.Marshal(s)
-	return &llm.Schema{Name: "evalgate_" + string(mode), Schema: b, Strict: true}
+	var b strings.Builder
+	b.WriteString(`{"additionalProperties":false,"properties":{"checks":{"items":{"additionalProperties":false,"properties":{"id":`)
+	b.WriteString(id)
+	b.WriteString(`,"reasoning":{"type":"string"},`)
+	b.WriteString(verdict)
+	b.WriteString(`},"required":`)
+	b.WriteString(required)
+	b.WriteString(`,"type":"object"},"type":"array"},"overall_reasoning":{"type":"string"}},"required":["checks","overall_reasoning"],"type":"object"}`)
+	return &llm.Schema{Name: "evalgate_" + string(mode), Schema: json.RawMessage(b.String()), Strict: true}
 }
+
+// freeformJSONSchema asks for a score and open assertions; not strict, since assertions are open.
+const freeformJSONSchema = `{"properties":{"assertions":{"items":{"type":"object"},"type":"array"},"score":{"maximum":1,"minimum":0,"type":"number"}},"required":["score"],"type":"object"}`
 
 var templateVar = regexp.MustCompile(`\{\{\s*([a-zA-Z0-9_]+)\s*\}\}`)
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/evalgate/evalgate/internal/textdist"
 )
 
 // reader loads one eval file (and the files it pulls in), collecting diagnostics. It walks
@@ -309,7 +311,7 @@ func suggest(s string, known []string) string {
 	sorted := append([]string(nil), known...)
 	sort.Strings(sorted)
 	for _, k := range sorted {
-		if d := distance(strings.ToLower(s), k); d < bestD {
+		if d := textdist.Distance(strings.ToLower(s), k); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -323,7 +325,7 @@ func suggest(s string, known []string) string {
 // "tags" for "tag" counts only past four letters, so short custom keys stay warnings.
 func isTypo(s, known string) bool {
 	s = strings.ToLower(s)
-	d := distance(s, known)
+	d := textdist.Distance(s, known)
 	switch {
 	case d == 0:
 		return true
@@ -335,30 +337,4 @@ func isTypo(s, known string) bool {
 		return len(known) >= 10
 	}
 	return false
-}
-
-// distance is the optimal-string-alignment edit distance: insertions, deletions,
-// substitutions and swaps of adjacent letters each cost 1.
-func distance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }

@@ -269,12 +269,12 @@ func TestManagerCloseRunsAfterAll(t *testing.T) {
 				if err := m.Close(ctx); err != nil {
 					t.Fatal(err)
 				}
-				l, err := m.Acquire(ctx, "t", nil, nil)
-				if err == nil {
+				if _, err := m.Acquire(ctx, "t", nil, nil); err == nil {
 					t.Fatal("Acquire after Close succeeded")
 				}
 				m = NewManager(spec, ManagerOptions{Parent: t.TempDir(), RunID: "run-9", Log: &log})
-				if l, err = m.Acquire(ctx, "t", nil, nil); err != nil {
+				l, err := m.Acquire(ctx, "t", nil, nil)
+				if err != nil {
 					t.Fatal(err)
 				}
 				kept, err := l.Close(keep)

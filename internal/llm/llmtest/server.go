@@ -89,10 +89,15 @@ type Server struct {
 	Latency time.Duration
 	// Faults, when set, picks a fault for the n-th call (1-based); nil = none.
 	Faults func(n int, r *Request) *Fault
+	// Forget keeps only the count and the last request, so a benchmark of thousands of calls
+	// measures the client's memory, not the fake's: Calls is then empty.
+	Forget bool
 
 	mu     sync.Mutex
 	queue  []Fault
 	calls  []*Request
+	last   *Request
+	count  int
 	served int
 }
 
@@ -122,7 +127,14 @@ func (s *Server) Calls() []*Request {
 func (s *Server) Count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.calls)
+	return s.count
+}
+
+// Last is the last request received, nil before the first.
+func (s *Server) Last() *Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
 }
 
 // Served is the number of requests answered successfully.
@@ -140,8 +152,12 @@ func (s *Server) serve(w http.ResponseWriter, hr *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.calls = append(s.calls, r)
-	n := len(s.calls)
+	if !s.Forget {
+		s.calls = append(s.calls, r)
+	}
+	s.last = r
+	s.count++
+	n := s.count
 	var f *Fault
 	if len(s.queue) > 0 {
 		f = &s.queue[0]

@@ -89,7 +89,7 @@ func (c *Client) responses(ctx context.Context, req *llm.Request) (*llm.Response
 		p.MaxOutputTokens = param.NewOpt(n)
 	}
 	if req.Schema != nil && c.c.Structured {
-		s, err := schema(req)
+		s, err := schemaMap(req)
 		if err != nil {
 			return nil, err
 		}

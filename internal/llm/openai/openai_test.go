@@ -45,7 +45,8 @@ func TestWireFormats(t *testing.T) {
 		{name: "azure v1", cfg: openai.Config{Provider: "azure", Model: "my-gpt", BaseURL: srv.URL + "/openai/v1", Azure: true, Format: "responses"},
 			wantPath: "/openai/v1/responses", wantAPI: "responses", wantHeader: "Api-Key"},
 	}
-	for _, tt := range tests {
+	// In turn: each case finds its own call among the shared fake's by counting.
+	for _, tt := range tests { //nolint:paralleltest // see above
 		t.Run(tt.name, func(t *testing.T) {
 			tt.cfg.APIKey, tt.cfg.Structured = "sk-test", true
 			c, err := openai.New(tt.cfg)

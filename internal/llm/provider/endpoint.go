@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -54,7 +55,7 @@ func Resolve(e Entry, getenv func(string) string) (*Endpoint, error) {
 	cfg := read(e)
 	v, err := vendorOf(cfg.provider)
 	if err != nil {
-		return nil, fmt.Errorf("%s: target %s: %w", cfg.pos, cfg.name, err)
+		return nil, &EntryError{Pos: cfg.pos, Target: cfg.name, Err: err}
 	}
 	s := &settings{m: cfg.settings, unset: cfg.unset}
 	ep := &Endpoint{Provider: cfg.provider, Wire: v.Wire, Format: s.str("api_format")}
@@ -115,7 +116,7 @@ func Resolve(e Entry, getenv func(string) string) (*Endpoint, error) {
 		s.errs = append(s.errs, ps.errs...)
 	}
 	if len(s.errs) > 0 {
-		return nil, fmt.Errorf("%s: target %s (%s): %s", cfg.pos, cfg.name, cfg.provider, strings.Join(s.errs, "; "))
+		return nil, &EntryError{Pos: cfg.pos, Target: cfg.name + " (" + cfg.provider + ")", Err: errors.New(strings.Join(s.errs, "; "))}
 	}
 	return ep, nil
 }

@@ -104,7 +104,7 @@ func New(e Entry, opts Options) (*Client, error) {
 	}
 	if opts.AllowHost != nil {
 		if err := opts.AllowHost(ep.Host(), ep.APIKey); err != nil {
-			return nil, fmt.Errorf("%s: target %s: %w", cfg.pos, cfg.name, err)
+			return nil, &EntryError{Pos: cfg.pos, Target: cfg.name, Err: err}
 		}
 	}
 	hc := opts.HTTPClient
@@ -113,7 +113,7 @@ func New(e Entry, opts Options) (*Client, error) {
 	}
 	vendor, err := wires[ep.Wire](ep, hc, opts.Warn)
 	if err != nil {
-		return nil, fmt.Errorf("%s: target %s: %w", cfg.pos, cfg.name, err)
+		return nil, &EntryError{Pos: cfg.pos, Target: cfg.name, Err: err}
 	}
 	var c llm.Client = &retry.Client{Next: vendor, Policy: ep.Retry, Limiter: opts.Limiters.get(ep), Provider: ep.Provider, Model: ep.Model}
 	p, ok := ep.Price, ep.Price != nil
