@@ -145,6 +145,9 @@ func (m *mdRenderer) write(b *sink, p plan) {
 	for _, sv := range worstFirst(m.v.suites) {
 		m.writeSuite(b, sv, p, &om)
 	}
+	if m.cfg.tables {
+		b.WriteString(m.unselected())
+	}
 	if om.any() {
 		b.WriteString("\n" + m.trimNote(om) + "\n")
 	}
@@ -414,6 +417,32 @@ func (m *mdRenderer) footer() string {
 		parts = append(parts, "Updated "+ts.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	return "\n---\n<sub>" + strings.Join(parts, " · ") + "</sub>\n"
+}
+
+// maxUnselectedListed bounds the suite paths the "not run" line names.
+const maxUnselectedListed = 10
+
+// unselected is the line naming the suites the selection left out, "" when none was: a
+// suite that did not run must not read as one that passed.
+func (m *mdRenderer) unselected() string {
+	us := m.v.run.Unselected
+	if len(us) == 0 {
+		return ""
+	}
+	var names []string
+	for _, u := range us[:min(len(us), maxUnselectedListed)] {
+		names = append(names, codeSpan(clip(u.Path, 120), false))
+	}
+	list := strings.Join(names, ", ")
+	if more := len(us) - len(names); more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	}
+	s := fmt.Sprintf("\n**Not run:** %s not selected for this run (a suite runs when the change touches it or a file it references): %s.",
+		plural(len(us), "suite", "suites"), list)
+	if m.cfg.rerun != "" {
+		s += " Comment " + codeSpan(clip(m.cfg.rerun, 80)+" <suite-glob>", false) + " to run one."
+	}
+	return s + "\n"
 }
 
 // maxRemovedListed bounds the names listed under "removed since base" per suite.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -277,5 +278,30 @@ func TestNothingGradedHasNoScore(t *testing.T) {
 	}
 	if !strings.Contains(table.String(), "no test was graded") {
 		t.Errorf("the table does not say nothing was graded:\n%s", table.String())
+	}
+}
+
+// TestCommentNamesUnselectedSuites: a suite the selection left out is named, so that it is
+// never mistaken for one that passed; the list is bounded.
+func TestCommentNamesUnselectedSuites(t *testing.T) {
+	t.Parallel()
+	run := loadRun(t, "mixed")
+	if got := Comment(run, CommentOptions{}); strings.Contains(got, "Not run:") {
+		t.Errorf("a run that left nothing out says Not run:\n%s", got)
+	}
+	two := *run
+	two.Unselected = []result.Unselected{{Path: "evals/a.eval.yaml", Why: "not touched"}, {Path: "evals/b`x.eval.yaml"}}
+	got := Comment(&two, CommentOptions{})
+	want := "**Not run:** 2 suites not selected for this run (a suite runs when the change touches it or a file it references): `evals/a.eval.yaml`, ``evals/b`x.eval.yaml``. Comment `/evalgate rerun <suite-glob>` to run one."
+	if !strings.Contains(got, want) {
+		t.Errorf("missing %q in:\n%s", want, got)
+	}
+	many := *run
+	for i := range maxUnselectedListed + 3 {
+		many.Unselected = append(many.Unselected, result.Unselected{Path: fmt.Sprintf("evals/s%02d.eval.yaml", i)})
+	}
+	got = Comment(&many, CommentOptions{})
+	if !strings.Contains(got, "`evals/s09.eval.yaml` and 3 more.") || strings.Contains(got, "s10.eval.yaml") {
+		t.Errorf("13 unselected suites: want 10 named and 3 more:\n%s", got)
 	}
 }

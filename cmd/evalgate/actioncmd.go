@@ -218,7 +218,7 @@ func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *re
 		run, err := engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
 			Trials: in.Trials, MaxTrials: in.MaxTrials, RegressionAlpha: in.RegressionAlpha, Baseline: engine.BaseOutcomes(job.Baseline), KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
 			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
-			Context: job.Context, Why: job.Why, Shard: job.Shard, User: w.user})
+			Context: job.Context, Why: job.Why, Shard: job.Shard, Unselected: job.Unselected, User: w.user})
 		// Scrubbed before anything renders it: a renderer's escaping would hide a secret
 		// from a scrub of its output.
 		scrub.Value(run)

@@ -66,6 +66,8 @@ type Job struct {
 	Context *result.Context
 	Why     map[string]string
 	Shard   string
+	// Unselected are the suites the event's selection left out, with why.
+	Unselected []result.Unselected
 	// Baseline is the base run adaptive trials compare each test with (nil: none); it is
 	// fetched before the run only when some test's trials are adaptive.
 	Baseline *result.Run
@@ -149,7 +151,7 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 	if len(picked) == 0 && len(loadErrs) == 0 {
 		return d.nothingRan(ctx, in, p, suites)
 	}
-	return d.runSuites(ctx, in, p, Job{Suites: picked, LoadErrors: loadErrs, Why: why})
+	return d.runSuites(ctx, in, p, Job{Suites: picked, LoadErrors: loadErrs, Why: why, Unselected: unselected(suites, picked, why)})
 }
 
 // runSuites runs the selected suites and publishes the run: the check run opens before the
@@ -238,6 +240,21 @@ func interruption(ctx context.Context) error {
 		return nil
 	}
 	return context.Cause(ctx)
+}
+
+// unselected lists the suites of all that pick left out, with why (from pick's why).
+func unselected(all, picked []*suite.Suite, why map[string]string) []result.Unselected {
+	in := map[*suite.Suite]bool{}
+	for _, s := range picked {
+		in[s] = true
+	}
+	var out []result.Unselected
+	for _, s := range all {
+		if !in[s] {
+			out = append(out, result.Unselected{Path: s.Path, Why: why[s.Path]})
+		}
+	}
+	return out
 }
 
 // pick selects the suites to run and says why for each.

@@ -83,6 +83,21 @@ func TestWebhookEvents(t *testing.T) {
 			if got := j.ranSuites(); !slices.Equal(got, tt.ran) {
 				t.Errorf("ran %v, want %v\n%s", got, tt.ran, j.logText())
 			}
+			// What the selection left out goes with the job, for the comment to name.
+			if tt.ran != nil {
+				var want, got []string
+				for _, s := range []string{billingSuite, supportSuite} {
+					if !slices.Contains(tt.ran, s) {
+						want = append(want, s)
+					}
+				}
+				for _, u := range j.ran[0].Unselected {
+					got = append(got, u.Path)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("unselected %v, want %v", got, want)
+				}
+			}
 			runs := j.srv.CheckRuns()
 			switch {
 			case tt.check == "" && len(runs) != 0:

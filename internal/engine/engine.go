@@ -77,6 +77,8 @@ type Config struct {
 	Context *result.Context
 	Shard   string
 	Why     map[string]string
+	// Unselected are the suites the selection left out, recorded on the run as they are.
+	Unselected []result.Unselected
 	// KeepDiff, when set, stores the whole diff of a test whose result keeps only the first
 	// result.MaxFileChangesBytes of it, and says where (named in the result); nil drops the rest.
 	KeepDiff func(suite, test, diff string) (string, error)
@@ -102,7 +104,7 @@ type Workspace interface {
 // they are skipped as not run, and the run is returned with a *StoppedError.
 func Run(ctx context.Context, suites []*suite.Suite, cfg Config) (*result.Run, error) {
 	cfg = withDefaults(cfg)
-	run := &result.Run{SchemaVersion: result.SchemaVersion, StartedAt: cfg.Now(), Thresholds: cfg.Thresholds, Context: cfg.Context, Shard: cfg.Shard}
+	run := &result.Run{SchemaVersion: result.SchemaVersion, StartedAt: cfg.Now(), Thresholds: cfg.Thresholds, Context: cfg.Context, Shard: cfg.Shard, Unselected: cfg.Unselected}
 	var all []*job
 	for _, s := range suites {
 		jobs := plan(s, cfg.SingleTarget)

@@ -359,3 +359,17 @@ func TestHeartbeatOff(t *testing.T) {
 		t.Errorf("a negative Heartbeat must turn it off:\n%s", out.String())
 	}
 }
+
+// TestRunRecordsUnselected: the suites the selection left out are on the run as given.
+func TestRunRecordsUnselected(t *testing.T) {
+	t.Parallel()
+	cfg := cfgFor(&fakeTarget{}, 1)
+	cfg.Unselected = []result.Unselected{{Path: "evals/other.eval.yaml", Why: "not touched"}}
+	run, err := Run(context.Background(), []*suite.Suite{mkSuite("a", 1)}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Unselected) != 1 || run.Unselected[0] != cfg.Unselected[0] {
+		t.Errorf("run.Unselected = %+v, want %+v", run.Unselected, cfg.Unselected)
+	}
+}

@@ -62,6 +62,15 @@ type Run struct {
 	Shard string `json:"shard,omitempty"`
 	// Budget is set when the run had a spending limit (--budget-usd).
 	Budget *Budget `json:"budget,omitempty"`
+	// Unselected are the suites the selection left out (a pull request that does not touch
+	// them), with why; the comment names them so that nobody mistakes them for passing.
+	Unselected []Unselected `json:"unselected,omitempty"`
+}
+
+// Unselected is a suite the run did not run because the change does not touch it.
+type Unselected struct {
+	Path string `json:"path"`
+	Why  string `json:"why,omitempty"`
 }
 
 // Budget is a run's spending limit and what became of it. Tests not dispatched because the
