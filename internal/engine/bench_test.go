@@ -25,13 +25,10 @@ func (answer) Run(_ context.Context, req *target.Request) (*result.Output, error
 	return &result.Output{Answer: "answer to " + req.Test.ID}, nil
 }
 
-// BenchmarkJudgeThroughput grades 200 tests with an LLM judge on a fake vendor that takes
-// 50 ms a call, at 8 workers, through the real stack (engine, judge, OpenAI SDK client,
-// retry layer, limiter). It reports wall time over the ideal, ceil(calls/workers) × latency:
-// 1.00 would mean evalgate adds nothing to the vendor's own latency.
-func BenchmarkJudgeThroughput(b *testing.B) {
-	const tests, workers, latency = 200, 8, 50 * time.Millisecond
-	srv := llmtest.New(b)
+// judgeRun is a run of tests one-criterion rubric tests graded by an OpenAI-wire judge on srv
+// (which answers every call with a pass after latency), through the real stack, at workers.
+func judgeRun(b *testing.B, srv *llmtest.Server, latency time.Duration, tests, workers int) (*suite.Suite, engine.Config) {
+	b.Helper()
 	srv.Latency = latency
 	srv.Reply = func(*llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{Text: `{"checks":[{"id":"correct","satisfied":true,"reasoning":"ok"}]}`}
@@ -45,17 +42,27 @@ func BenchmarkJudgeThroughput(b *testing.B) {
 	j := &judge.Judge{Client: client, Name: "judge"}
 	s := &suite.Suite{Name: "bench"}
 	for i := range tests {
-		s.Tests = append(s.Tests, &suite.Test{ID: fmt.Sprintf("t%03d", i), Input: []suite.Message{{Role: "user", Content: "q"}},
+		s.Tests = append(s.Tests, &suite.Test{ID: fmt.Sprintf("t%04d", i), Input: []suite.Message{{Role: "user", Content: "q"}},
 			Graders: []*suite.Grader{{Name: "rubrics", Type: "rubrics", Weight: 1,
 				Criteria: []*suite.Criterion{{ID: "correct", Outcome: "The answer is correct", Weight: 1}}}}})
 	}
-	config := engine.Config{
+	return s, engine.Config{
 		Workers: workers,
 		Target:  func(*suite.Suite, *suite.Test) (target.Target, string, error) { return answer{}, "answer", nil },
 		Grader: func(_ *suite.Suite, _ *suite.Test, g *suite.Grader) (grader.Grader, error) {
 			return grader.New(g, grader.Deps{Judge: func(string) (*judge.Judge, error) { return j, nil }})
 		},
 	}
+}
+
+// BenchmarkJudgeThroughput grades 200 tests with an LLM judge on a fake vendor that takes
+// 50 ms a call, at 8 workers, through the real stack (engine, judge, OpenAI SDK client,
+// retry layer, limiter). It reports wall time over the ideal, ceil(calls/workers) × latency:
+// 1.00 would mean evalgate adds nothing to the vendor's own latency.
+func BenchmarkJudgeThroughput(b *testing.B) {
+	const tests, workers, latency = 200, 8, 50 * time.Millisecond
+	srv := llmtest.New(b)
+	s, config := judgeRun(b, srv, latency, tests, workers)
 	ideal := time.Duration(math.Ceil(float64(tests)/workers)) * latency
 	var worst float64
 	b.ResetTimer()

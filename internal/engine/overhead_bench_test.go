@@ -14,13 +14,8 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/engine"
-	"github.com/evalgate/evalgate/internal/grader"
-	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/llm/llmtest"
-	"github.com/evalgate/evalgate/internal/llm/price"
-	"github.com/evalgate/evalgate/internal/llm/provider"
 	"github.com/evalgate/evalgate/internal/suite"
-	"github.com/evalgate/evalgate/internal/target"
 )
 
 // BenchmarkCallOverhead puts evalgate's model-call path (engine, grader, judge, OpenAI SDK,
@@ -41,31 +36,8 @@ func BenchmarkCallOverhead(b *testing.B) {
 func benchOverhead(b *testing.B, tests, workers int) {
 	const latency = 50 * time.Millisecond
 	srv := llmtest.New(b)
-	srv.Latency = latency
-	srv.Reply = func(*llmtest.Request) llmtest.Reply {
-		return llmtest.Reply{Text: `{"checks":[{"id":"correct","satisfied":true,"reasoning":"ok"}]}`}
-	}
 	srv.Forget = true
-	cfg := &suite.TargetConfig{Name: "judge", Provider: "openai", Settings: map[string]any{
-		"model": "gpt-4o-mini", "api_key": "k", "base_url": srv.URL + "/v1"}}
-	client, err := provider.New(cfg, provider.Options{Prices: price.Builtin(), Limiters: provider.NewLimiters()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	j := &judge.Judge{Client: client, Name: "judge"}
-	s := &suite.Suite{Name: "bench"}
-	for i := range tests {
-		s.Tests = append(s.Tests, &suite.Test{ID: fmt.Sprintf("t%04d", i), Input: []suite.Message{{Role: "user", Content: "q"}},
-			Graders: []*suite.Grader{{Name: "rubrics", Type: "rubrics", Weight: 1,
-				Criteria: []*suite.Criterion{{ID: "correct", Outcome: "The answer is correct", Weight: 1}}}}})
-	}
-	config := engine.Config{
-		Workers: workers,
-		Target:  func(*suite.Suite, *suite.Test) (target.Target, string, error) { return answer{}, "answer", nil },
-		Grader: func(_ *suite.Suite, _ *suite.Test, g *suite.Grader) (grader.Grader, error) {
-			return grader.New(g, grader.Deps{Judge: func(string) (*judge.Judge, error) { return j, nil }})
-		},
-	}
+	s, config := judgeRun(b, srv, latency, tests, workers)
 	// One judge call gives the bare client the exact request the SDK sends.
 	one := *s
 	one.Tests = s.Tests[:1]
