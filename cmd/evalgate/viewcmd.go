@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,9 +73,17 @@ func viewCmd(ctx context.Context, e env, o *viewOptions) error {
 	if err != nil {
 		return fmt.Errorf("view: listen: %w", err)
 	}
+	// Through os.Root: an artifact's symbolic link out of the directory (to ~/.ssh, say) must
+	// not be served to a page whose script can fetch it; http.Dir follows such links.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		ln.Close()
+		return usageErr("view: %w", err)
+	}
+	defer root.Close()
 	port := ln.Addr().(*net.TCPAddr).Port
-	url := fmt.Sprintf("http://127.0.0.1:%d/%s", port, page)
-	srv := &http.Server{Handler: viewHandler(http.Dir(dir), port), ReadHeaderTimeout: 10 * time.Second}
+	url := fmt.Sprintf("http://127.0.0.1:%d/%s", port, neturl.PathEscape(page))
+	srv := &http.Server{Handler: viewHandler(http.FS(root.FS()), port), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	fmt.Fprintf(e.stdout, "serving %s at %s (Ctrl-C to stop)\n", dir, url)

@@ -74,6 +74,14 @@ func TestReportRerendersFromResults(t *testing.T) {
 func TestViewServesTheReportToLocalhostOnly(t *testing.T) {
 	t.Parallel()
 	dir := quickstartReports(t)
+	// An artifact's link out of the directory is not followed.
+	secret := filepath.Join(t.TempDir(), "id_rsa")
+	if err := os.WriteFile(secret, []byte("PRIVATE KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(dir, "x")); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
@@ -101,6 +109,16 @@ func TestViewServesTheReportToLocalhostOnly(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !bytes.HasPrefix(body, []byte("<!DOCTYPE html>")) || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
 		t.Errorf("GET %s: %d %q…", url, resp.StatusCode, body[:min(len(body), 40)])
+	}
+	link := strings.TrimSuffix(url, reports.FileHTML) + "x"
+	if resp, err := http.Get(link); err != nil {
+		t.Fatal(err)
+	} else {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK || bytes.Contains(b, []byte("PRIVATE KEY")) {
+			t.Errorf("GET %s through a link out of the directory: %d %q", link, resp.StatusCode, b)
+		}
 	}
 	// A page elsewhere resolving its own name to 127.0.0.1 (DNS rebinding) is refused.
 	req, _ := http.NewRequest(http.MethodGet, url, nil)
