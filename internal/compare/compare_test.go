@@ -211,3 +211,18 @@ func TestCompareEdges(t *testing.T) {
 		t.Error("a nil *Comparison must read as empty")
 	}
 }
+
+// TestCompareImpossibleTrialCount: a results file claiming more trials per criterion than any
+// run has is compared without allocating for them.
+func TestCompareImpossibleTrialCount(t *testing.T) {
+	t.Parallel()
+	huge := func() *result.TestResult {
+		tr := trials("t", "mean", 1, 1)
+		tr.TrialSummary.Criteria = []*result.CriterionTrials{{Grader: "g", Criterion: "c", Total: 1 << 40, Passed: 1 << 40}}
+		return tr
+	}
+	c := Compare(runOf(huge()), runOf(huge()), Options{Alpha: 0.05})
+	if d := c.Test("s", "t"); d == nil || d.Change != Unchanged {
+		t.Fatalf("delta %+v, want an unchanged test", d)
+	}
+}

@@ -250,7 +250,7 @@ func (dc *decider) conclude(c *Comparison) {
 	// What adaptive trials' sequential tests spent is not the fixed-design family's to spend.
 	alpha := dc.opt.Alpha
 	if dc.spent > 0 {
-		alpha = max(dc.opt.Alpha-dc.spent, dc.opt.Alpha/float64(len(dc.tests)+dc.sequential+1))
+		alpha = max(dc.opt.Alpha-dc.spent, 0)
 	}
 	if m := len(dc.tests); m > 0 {
 		s := 0.0

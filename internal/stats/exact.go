@@ -40,8 +40,15 @@ func hyperPMF(nb, nh, m, x int) float64 {
 func FisherLower(xb, nb, xh, nh int) float64 {
 	m := xb + xh
 	lo := max(0, m-nb)
+	f := hyperPMF(nb, nh, m, lo)
+	if f == 0 && lo <= xh {
+		// The first term underflowed (hundreds of trials a side): every term the recurrence
+		// derives from it would be 0 too, and p = 0 would read as a certain regression. Sum
+		// the terms one by one in log space instead.
+		return FisherLess(nb, xb, nh, xh)
+	}
 	p := 0.0
-	for x, f := lo, hyperPMF(nb, nh, m, lo); x <= xh; x++ {
+	for x := lo; x <= xh; x++ {
 		p += f
 		f = hyperNext(nb, nh, m, x, f)
 	}
