@@ -189,3 +189,20 @@ func TestOutputFileLinkOutside(t *testing.T) {
 		t.Fatalf("Run = %+v, %v; want no output file read through the link", out, err)
 	}
 }
+
+// TestOutputFileFIFO: a named pipe left as the output file is refused, not opened (an open
+// would wait for a writer that is dead).
+func TestOutputFileFIFO(t *testing.T) {
+	t.Parallel()
+	tg, err := New(&suite.TargetConfig{Name: "fifo", Dir: t.TempDir(), Settings: map[string]any{
+		"command": "rm -f {OUTPUT_FILE}; mkfifo {OUTPUT_FILE}"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := tg.Run(ctx, req("x", ""))
+	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("Run = %+v, %v (ctx %v); want the pipe refused at once", out, err, ctx.Err())
+	}
+}

@@ -40,6 +40,13 @@ func (c *capped) Bytes() []byte { return c.buf.Bytes() }
 func readCapped(dir *os.Root, name string) ([]byte, error) {
 	// Through the directory opened before the agent ran: a link the agent put there (or a
 	// directory it swapped in) cannot make evalgate read a file outside it.
+	// Stat before Open: opening a named pipe the agent left there would block for good (its
+	// writers are dead), and the test's timeout no longer runs.
+	if fi, err := dir.Stat(name); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
 	f, err := dir.Open(name)
 	if err != nil {
 		return nil, err
