@@ -292,8 +292,14 @@ func Dedupe(anns []*Annotation, seen map[ratingKey]bool, src *calibrate.Source) 
 				}
 				seen[k] = true
 			}
-			if r.Weighted != nil && len(r.Ratings) == 0 {
-				r.Weighted = nil // computed from ratings already counted
+			if r.Weighted != nil {
+				// Computed from ratings, so not counted as one; but one rater's weighted
+				// score of an item counts once, even when two files overlap only in part.
+				k := ratingKey{a.TraceID, a.Annotator, r.Key, "\x00weighted"}
+				if seen[k] || len(r.Ratings) == 0 {
+					r.Weighted = nil
+				}
+				seen[k] = true
 			}
 			if len(r.Ratings) > 0 || r.Overall != nil || r.Weighted != nil {
 				keep = append(keep, r)

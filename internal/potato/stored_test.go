@@ -141,3 +141,27 @@ func skipped(src *calibrate.Source, reason string) bool {
 	}
 	return false
 }
+
+// TestDedupeWeightedOnce: two files that overlap only in part for one rater and item keep
+// that rater's weighted score of the item once.
+func TestDedupeWeightedOnce(t *testing.T) {
+	t.Parallel()
+	w := func(v float64) *float64 { return &v }
+	older := []*Annotation{{TraceID: "s/t", Annotator: "u", Schemes: []*Rubric{{Key: "q", Ratings: map[string]float64{"c": 5}, Weighted: w(5)}}}}
+	newer := []*Annotation{{TraceID: "s/t", Annotator: "u", Schemes: []*Rubric{{Key: "q", Ratings: map[string]float64{"c": 5, "d": 1}, Weighted: w(4)}}}}
+	seen := NewSeen()
+	src := &calibrate.Source{Ratings: 3}
+	first := Dedupe(older, seen, src)
+	second := Dedupe(newer, seen, src)
+	weighted := 0
+	for _, a := range append(first, second...) {
+		for _, r := range a.Schemes {
+			if r.Weighted != nil {
+				weighted++
+			}
+		}
+	}
+	if weighted != 1 || len(second) != 1 || second[0].Schemes[0].Ratings["d"] != 1 || src.Ratings != 2 {
+		t.Errorf("weighted scores kept %d (want 1); second %+v; source %+v", weighted, second, src)
+	}
+}
