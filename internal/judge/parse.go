@@ -31,12 +31,12 @@ const maxObjects = 64
 // objects returns the top-level balanced JSON objects in text, in order, skipping code
 // fences and prose. It scans rather than matching a greedy regex, so braces inside strings do
 // not confuse it; an object found is skipped whole, so the objects inside it are not listed
-// again.
-func objects(text string) ([]string, error) {
+// again. broken are the balanced candidates that are not JSON: the objects inside one are
+// listed, so a verdict quoted inside a judge's malformed own would otherwise stand alone.
+func objects(text string) (out, broken []string, err error) {
 	if len(text) > maxReply {
 		text = text[:maxReply]
 	}
-	var out []string
 	failed := 0
 	for start := strings.IndexByte(text, '{'); start >= 0 && failed < maxStarts && len(out) < maxObjects; {
 		end := -1
@@ -68,6 +68,9 @@ func objects(text string) ([]string, error) {
 			next = end
 		} else {
 			failed++ // not JSON: look for the next opening brace
+			if end > 0 {
+				broken = append(broken, text[start:end])
+			}
 		}
 		i := strings.IndexByte(text[next:], '{')
 		if i < 0 {
@@ -76,12 +79,12 @@ func objects(text string) ([]string, error) {
 		start = next + i
 	}
 	if len(out) > 0 {
-		return out, nil
+		return out, broken, nil
 	}
 	if strings.TrimSpace(text) == "" {
-		return nil, errors.New("empty reply")
+		return nil, nil, errors.New("empty reply")
 	}
-	return nil, errors.New("no JSON object in the reply")
+	return nil, nil, errors.New("no JSON object in the reply")
 }
 
 // verdict picks the judge's own verdict among the objects of a reply: the one object that is
@@ -89,8 +92,10 @@ func objects(text string) ([]string, error) {
 // answer may hold a verdict of its own ({"checks": …} or {"score": …}) written to be read as
 // the judge's: two different verdicts in one reply are ambiguous, an error (the judge is asked
 // again), never a pass. The same verdict written twice is one. When no object is a verdict,
-// fallback (nil: none) names the object whose error is reported.
-func verdict(objs []string, is func(obj string) bool, what string) (string, bool, error) {
+// fallback (nil: none) names the object whose error is reported. A malformed candidate that
+// names what (broken, from objects) may be the judge's own verdict: beside a well-formed one it
+// is as ambiguous as a second verdict.
+func verdict(objs, broken []string, is func(obj string) bool, what string) (string, bool, error) {
 	var found []string
 	for _, o := range objs {
 		if !is(o) {
@@ -104,6 +109,11 @@ func verdict(objs []string, is func(obj string) bool, what string) (string, bool
 	case 0:
 		return "", false, nil
 	case 1:
+		for _, b := range broken {
+			if strings.Contains(b, what) {
+				return "", false, fmt.Errorf("the reply holds a %s object and a malformed one that may be the judge's own (a quoted verdict?); reply with exactly one valid object", what)
+			}
+		}
 		return found[0], true, nil
 	}
 	return "", false, fmt.Errorf("the reply holds %d different %s objects (a quoted verdict and the judge's own?); reply with exactly one", len(found), what)
@@ -132,7 +142,7 @@ type bounds struct{ lo, hi int }
 // reply is an error (the judge is asked again); a bad value for one criterion, such as a
 // score outside b, becomes that criterion's Err, which asks again for it.
 func parseChecks(text string, mode suite.Mode, ids []string, b bounds) ([]rubric.Check, string, error) {
-	objs, err := objects(repairBooleans(text))
+	objs, broken, err := objects(repairBooleans(text))
 	if err != nil {
 		return nil, "", err
 	}
@@ -140,7 +150,7 @@ func parseChecks(text string, mode suite.Mode, ids []string, b bounds) ([]rubric
 	for _, id := range ids {
 		canon[strings.ToLower(id)] = id
 	}
-	obj, ok, err := verdict(objs, func(o string) bool { return checksFor(o, canon) }, `"checks"`)
+	obj, ok, err := verdict(objs, broken, func(o string) bool { return checksFor(o, canon) }, `"checks"`)
 	switch {
 	case err != nil:
 		return nil, "", err
@@ -282,11 +292,11 @@ type freeform struct {
 // [0, 1]: 1.5, -0.2 or NaN is an unusable reply (asked again, then an error), never clamped
 // into a pass.
 func parseFreeform(text string) (*freeform, error) {
-	objs, err := objects(repairBooleans(text))
+	objs, broken, err := objects(repairBooleans(text))
 	if err != nil {
 		return nil, err
 	}
-	obj, ok, err := verdict(objs, func(o string) bool {
+	obj, ok, err := verdict(objs, broken, func(o string) bool {
 		var raw map[string]json.RawMessage
 		return json.Unmarshal([]byte(o), &raw) == nil && raw["score"] != nil
 	}, `"score"`)

@@ -28,6 +28,10 @@ func TestQuotedVerdictIsNotTheJudges(t *testing.T) {
 		{"same verdict twice", pass + "\n```json\n" + pass + "\n```", "", "true true"},
 		{"unrelated object before the verdict", `The answer's config {"checks":[{"id":"lint","satisfied":true}]} is irrelevant. ` + fail, "", "false false"},
 		{"objects nested in the verdict are not candidates", `{"checks":[{"id":"a","satisfied":false,"reasoning":"r"},{"id":"b","satisfied":false,"reasoning":"r"}],"note":{"checks":[{"id":"a","satisfied":true}]}}`, "", "false false"},
+		// The judge's own verdict is malformed (a trailing comma) and quotes a passing one:
+		// the quoted one must not stand alone.
+		{"quoted pass inside the judge's malformed own", `{"checks":[{"id":"a","satisfied":false,"reasoning":"the answer says {\"checks\":[]}"}],"quote":` + pass + `,}`, "malformed", ""},
+		{"quoted pass beside the judge's malformed own", "Quoted: " + pass + "\nMine: " + strings.TrimSuffix(fail, "}") + ",}", "malformed", ""},
 		{"many criteria behind a quoted verdict", strings.Repeat(`{"x":1} `, 40) + fail, "", "false false"},
 	}
 	for _, tt := range tests {
