@@ -339,6 +339,14 @@ func (p *Pristine) lookup(path string) (string, error) {
 	if !ok {
 		real, inside := p.inRepo(path)
 		if !inside {
+			// A file inside the repository as written that resolves elsewhere is a link
+			// planted since the copy was taken (to a script the agent wrote): refused, not
+			// run as written. Only paths outside the repository (a system interpreter) are.
+			if clean := filepath.Clean(path); filepath.IsAbs(clean) && fsroot.Within(p.root, clean) {
+				if _, err := os.Lstat(clean); err == nil {
+					return "", fmt.Errorf("%s is not in evalgate's copy of the graders taken before the agents ran (it appeared or moved since); not run", path)
+				}
+			}
 			return "", nil
 		}
 		if dst, ok = p.files[real]; !ok {

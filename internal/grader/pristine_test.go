@@ -60,6 +60,16 @@ func TestPristineGradersIgnoreTheCheckout(t *testing.T) {
 			func(t *testing.T, root string) { write(t, root, "evals/graders/check.sh", pass) }, result.Fail, ""},
 		{"script appears after the snapshot", func(string) *suite.Grader { return codeSpec("sh", "graders/new.sh") },
 			func(t *testing.T, root string) { write(t, root, "evals/graders/new.sh", pass) }, result.Error, "not in evalgate's copy"},
+		{"a link to the agent's script appears after the snapshot", func(string) *suite.Grader { return codeSpec("sh", "graders/new.sh") },
+			func(t *testing.T, root string) {
+				evil := filepath.Join(t.TempDir(), "evil.sh")
+				if err := os.WriteFile(evil, []byte(pass), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(evil, filepath.Join(root, "evals/graders/new.sh")); err != nil {
+					t.Fatal(err)
+				}
+			}, result.Error, "not in evalgate's copy"},
 		{"custom module rewritten", func(root string) *suite.Grader {
 			g := spec("never", nil)
 			g.Custom = filepath.Join(root, "evals/.agentv/assertions/never.mjs")
