@@ -50,7 +50,9 @@ func verify(s shardDir, key string) error {
 	}
 	sum, err := fileSHA256(filepath.Join(s.dir, ResultsFile))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil // no results: the shard counts as crashed, its tests are errors anyway
+		// A shard signs its manifest only after writing its results: a signed manifest
+		// without them was not written by it, and its commit and plan must not be trusted.
+		return fmt.Errorf("its %s is signed but it has no %s: a shard signs only after writing its results", ManifestFile, ResultsFile)
 	}
 	if err != nil {
 		return err

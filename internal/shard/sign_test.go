@@ -51,6 +51,11 @@ func TestMergeChecksSignatures(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "does not match"},
+		{"signed manifest, results removed", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, ResultsFile)); err != nil {
+				t.Fatal(err)
+			}
+		}, "signed but it has no"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
