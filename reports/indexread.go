@@ -29,7 +29,7 @@ import (
 // A row without a numeric score is refused, as AgentV's reader refuses it; camelCase aliases
 // of the older AgentV rows (testId, evalId, executionStatus) are read.
 func ReadIndex(r io.Reader) (*result.Run, error) {
-	sc := bufio.NewScanner(io.LimitReader(r, maxResultsBytes))
+	sc := bufio.NewScanner(capped(r))
 	sc.Buffer(make([]byte, 0, 64<<10), maxIndexLine)
 	run := &result.Run{SchemaVersion: result.SchemaVersion, Thresholds: result.DefaultThresholds}
 	suites := map[string]*result.SuiteResult{}

@@ -11,6 +11,33 @@ import (
 	"github.com/evalgate/evalgate/internal/result"
 )
 
+// errTooLarge is what a results file past maxResultsBytes reads as: an error, never a run
+// silently cut at the limit.
+var errTooLarge = fmt.Errorf("larger than %d MiB", maxResultsBytes>>20)
+
+// capReader reads r up to n bytes and fails with errTooLarge past them.
+type capReader struct {
+	r io.Reader
+	n int64
+}
+
+func capped(r io.Reader) io.Reader { return &capReader{r: r, n: maxResultsBytes} }
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.n < 0 {
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > c.n+1 {
+		p = p[:c.n+1]
+	}
+	k, err := c.r.Read(p)
+	c.n -= int64(k)
+	if c.n < 0 {
+		return 0, errTooLarge
+	}
+	return k, err
+}
+
 // maxResultsBytes bounds what ReadResults accepts, so a wrong --baseline path cannot eat memory.
 const maxResultsBytes = 512 << 20
 
@@ -19,7 +46,7 @@ const maxResultsBytes = 512 << 20
 // schema_version than this build knows is refused rather than misread. Unknown fields are
 // ignored: additions that do not bump the version must stay readable.
 func ReadResults(r io.Reader) (*result.Run, error) {
-	dec := json.NewDecoder(io.LimitReader(r, maxResultsBytes))
+	dec := json.NewDecoder(capped(r))
 	var run result.Run
 	if err := dec.Decode(&run); err != nil {
 		if errors.Is(err, io.EOF) {

@@ -3,6 +3,8 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -140,5 +142,20 @@ func TestReadResultsDropsNullEntries(t *testing.T) {
 	if len(tr.Graders) != 1 || len(tr.Graders[0].Criteria) != 1 || len(tr.Graders[0].Members) != 0 ||
 		len(tr.Turns) != 0 || len(tr.Trials) != 0 {
 		t.Fatalf("test lists not compacted: %+v", tr)
+	}
+}
+
+// TestCapReader: past its limit a results file is an error, not a shorter run.
+func TestCapReader(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		size, limit int
+		wantErr     bool
+	}{{10, 10, false}, {10, 11, false}, {11, 10, true}, {100000, 10, true}} {
+		c := &capReader{r: strings.NewReader(strings.Repeat("x", tc.size)), n: int64(tc.limit)}
+		b, err := io.ReadAll(c)
+		if gotErr := errors.Is(err, errTooLarge); gotErr != tc.wantErr || (!tc.wantErr && len(b) != tc.size) {
+			t.Errorf("%d bytes, limit %d: read %d, err %v; want error %v", tc.size, tc.limit, len(b), err, tc.wantErr)
+		}
 	}
 }
