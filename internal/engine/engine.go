@@ -9,6 +9,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -184,7 +185,9 @@ func runWave(ctx context.Context, cfg Config, wave []*job, p *progress, b *budge
 				} else if tr = j.blocked(); tr == nil {
 					p.started(j.s, j.t)
 					th := rubric.ForTest(cfg.Thresholds, j.s.Threshold, j.t.Threshold)
-					tr = runTrials(gctx, cfg, j.s, j.t, b, stop, ad.start(trialsOf(cfg, j.s), j.key(), th.Pass))
+					tr = guarded(j, func() *result.TestResult {
+						return runTrials(gctx, cfg, j.s, j.t, b, stop, ad.start(trialsOf(cfg, j.s), j.key(), th.Pass))
+					})
 					if tr.Verdict == result.Error && ctx.Err() != nil {
 						// Interrupted, not broken: "context canceled" says nothing of the agent.
 						tr = interruptedResult(j, tr)
@@ -198,6 +201,20 @@ func runWave(ctx context.Context, cfg Config, wave []*job, p *progress, b *budge
 		})
 	}
 	_ = g.Wait() // workers never return errors: failures are results
+}
+
+// guarded runs one test, turning a panic in it (a bug of evalgate's in a target, grader or
+// judge) into that test's error: a panic on a worker would end the process before the check
+// run, the comment and the outputs are written, and leave the other tests' results unreported.
+func guarded(j *job, run func() *result.TestResult) (tr *result.TestResult) {
+	defer func() {
+		if v := recover(); v != nil {
+			tr = newResult(j.s, j.t)
+			tr.Verdict, tr.Target = result.Error, j.target
+			tr.Error = fmt.Sprintf("internal error (a bug in evalgate; please report it): panic: %v", v)
+		}
+	}()
+	return run()
 }
 
 // lanes groups jobs that must run one after another. Tests sharing a workspace (isolation:

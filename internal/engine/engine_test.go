@@ -373,3 +373,33 @@ func TestRunRecordsUnselected(t *testing.T) {
 		t.Errorf("run.Unselected = %+v, want %+v", run.Unselected, cfg.Unselected)
 	}
 }
+
+// panicTarget panics: a bug in a target must cost its test, not the run.
+type panicTarget struct{}
+
+func (panicTarget) Run(context.Context, *target.Request) (*result.Output, error) {
+	panic("index out of range")
+}
+
+// TestRunPanicIsTheTestsError: a panic while one test runs makes that test an error; the
+// other tests still run and the run is returned.
+func TestRunPanicIsTheTestsError(t *testing.T) {
+	t.Parallel()
+	cfg := cfgFor(nil, 2)
+	cfg.Target = func(_ *suite.Suite, tt *suite.Test) (target.Target, string, error) {
+		if tt.ID == "t00" {
+			return &fakeTarget{}, "fake", nil
+		}
+		return panicTarget{}, "panics", nil
+	}
+	s := mkSuite("a", 1)
+	s.Tests = append(s.Tests, &suite.Test{ID: "boom", Graders: s.Tests[0].Graders})
+	run, err := Run(context.Background(), []*suite.Suite{s}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, boom := run.Suites[0].Tests[0], run.Suites[0].Tests[1]
+	if ok.Verdict != result.Pass || boom.Verdict != result.Error || !strings.Contains(boom.Error, "panic: index out of range") {
+		t.Errorf("ok %s, boom %s (%s); want pass and an error naming the panic", ok.Verdict, boom.Verdict, boom.Error)
+	}
+}
