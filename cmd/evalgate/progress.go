@@ -19,15 +19,10 @@ const maxNamed = 3
 
 // printStart says what the run is about to do, so a slow first test is not silence.
 func printStart(w io.Writer, suites []*suite.Suite, workers, trials, maxTrials int, p *runPlan) {
-	tests, most := 0, max(trials, maxTrials)
+	tests, most := 0, 1
 	for _, s := range suites {
 		tests += len(s.Tests)
-		if trials == 0 && s.Trials != nil {
-			most = max(most, s.Trials.Count)
-		}
-		if maxTrials == 0 && s.Trials != nil {
-			most = max(most, s.Trials.Max)
-		}
+		most = max(most, s.TrialsWith(trials, maxTrials).Max)
 	}
 	line := fmt.Sprintf("evalgate: running %s from %s, %d at a time", count(tests, "test"), count(len(suites), "suite"), min(workers, max(tests, 1)))
 	if most > 1 {

@@ -204,17 +204,9 @@ func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error 
 // adaptive reports whether some suite's trials are adaptive (max above count).
 func adaptive(in Inputs, suites []*suite.Suite) bool {
 	for _, s := range suites {
-		count, max := 1, in.MaxTrials
-		if s.Trials != nil {
-			count = s.Trials.Count
-			if max == 0 {
-				max = s.Trials.Max
-			}
-		}
-		if in.Trials > 0 {
-			count = in.Trials
-		}
-		if max > count {
+		// The engine's own rule (suite.TrialsWith), so the baseline is fetched exactly when
+		// the engine will compare with it.
+		if t := s.TrialsWith(in.Trials, in.MaxTrials); t.Max > t.Count {
 			return true
 		}
 	}

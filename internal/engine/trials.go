@@ -14,21 +14,7 @@ import (
 // trialsOf is how often the tests of s run and how the runs combine: the suite's
 // execution.trials, with Config.Trials overriding its count and Config.MaxTrials its max.
 func trialsOf(cfg Config, s *suite.Suite) suite.Trials {
-	spec := suite.Trials{Count: 1, Strategy: suite.TrialsPassAtK}
-	if s.Trials != nil {
-		spec = *s.Trials
-	}
-	if cfg.Trials > 0 {
-		spec.Count = cfg.Trials
-	}
-	if cfg.MaxTrials > 0 {
-		spec.Max = cfg.MaxTrials
-	}
-	// A Trials built in code may leave Count at 0; every test still runs once. A max below
-	// the count means no adaptive trials: count trials always run.
-	spec.Count = max(spec.Count, 1)
-	spec.Max = max(spec.Max, spec.Count)
-	return spec
+	return s.TrialsWith(cfg.Trials, cfg.MaxTrials)
 }
 
 // runTrials runs a test once per trial, one trial after another, each a full runTest in a

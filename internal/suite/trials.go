@@ -99,3 +99,23 @@ func (r *reader) trialsMax(n *yaml.Node, tr *Trials) {
 		tr.Max = v
 	}
 }
+
+// TrialsWith is how often the tests of s run and how the runs combine: its execution.trials,
+// with count (--trials, 0 = none) overriding its count and maxTrials (--max-trials) its max. A
+// Trials built in code may leave Count at 0; every test still runs once. A max below the
+// count means no adaptive trials: count trials always run.
+func (s *Suite) TrialsWith(count, maxTrials int) Trials {
+	spec := Trials{Count: 1, Strategy: TrialsPassAtK}
+	if s.Trials != nil {
+		spec = *s.Trials
+	}
+	if count > 0 {
+		spec.Count = count
+	}
+	if maxTrials > 0 {
+		spec.Max = maxTrials
+	}
+	spec.Count = max(spec.Count, 1)
+	spec.Max = max(spec.Max, spec.Count)
+	return spec
+}
