@@ -4,8 +4,10 @@
 // truncated, stored under another key or not authenticated reads as a miss, never as an error.
 //
 // Every entry carries an HMAC-SHA256 under a key that user commands cannot read (see key.go):
-// an agent that rewrites a cached judge reply, or a forged entry carried in by actions/cache,
-// fails the check and the judge is asked again.
+// an agent that rewrites a cached judge reply fails the check and the judge is asked again.
+// A forged entry carried in by actions/cache fails it only under the workflow's secret key
+// (EVALGATE_CACHE_KEY): the key file travels in the cached directory itself, so a forged
+// archive could bring a key of its own.
 //
 // A cached judge reply decides a verdict without asking the judge, so the cache must not be
 // writable by the code under review: the default directory is the user's cache directory,

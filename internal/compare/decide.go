@@ -89,6 +89,7 @@ type decider struct {
 	// and spent the family-wise level their boundaries were calibrated for (Bonferroni).
 	sequential int
 	spent      float64
+	seqDelta   float64 // the sum of their Δs, for the run's mean Δ
 }
 
 func newDecider(opt Options) *decider {
@@ -169,6 +170,7 @@ func (dc *decider) decided(d *TestDelta, tr *result.Trials, cr bool) bool {
 	}
 	dc.sequential++
 	dc.spent += *tr.Level
+	dc.seqDelta += delta
 	return true
 }
 
@@ -252,8 +254,8 @@ func (dc *decider) conclude(c *Comparison) {
 	if dc.spent > 0 {
 		alpha = max(dc.opt.Alpha-dc.spent, 0)
 	}
-	if m := len(dc.tests); m > 0 {
-		s := 0.0
+	if m := c.Comparable; m > 0 {
+		s := dc.seqDelta
 		for _, p := range dc.tests {
 			s += p.delta
 		}

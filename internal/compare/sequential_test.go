@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"math"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/result"
@@ -45,6 +46,10 @@ func TestCompareKeepsSequentialDecisions(t *testing.T) {
 	}
 	if c.Comparable != 3 || c.Regressions() != 1 {
 		t.Errorf("comparable %d, regressions %d; want 3 and 1", c.Comparable, c.Regressions())
+	}
+	// The mean Δ is over the same comparable tests: (−0.9 + 0 + 0) / 3.
+	if math.Abs(c.MeanDelta-(-0.3)) > 1e-9 {
+		t.Errorf("mean Δ %v, want -0.3", c.MeanDelta)
 	}
 	// Only the fixed test is in the Holm family, at what the sequential tests left: 0.03.
 	if c.Pooled != nil {
