@@ -98,7 +98,7 @@ func runCompare(cmd *cobra.Command, o *compareOptions, basePath, headPath string
 func readCompared(path string) (*result.Run, string, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		found := ""
-		for _, name := range []string{"results.json", "index.jsonl"} {
+		for _, name := range []string{reports.FileResults, reports.FileIndex} {
 			if _, err := os.Stat(filepath.Join(path, name)); err == nil {
 				found = filepath.Join(path, name)
 				break

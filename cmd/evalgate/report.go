@@ -70,15 +70,7 @@ func (f *reportFlags) report(e env, root string, run *result.Run, scrub *redact.
 		return err
 	}
 	if f.out != "" {
-		opts := reports.FilesOptions{
-			Comment: reports.CommentOptions{Gate: decision},
-			Summary: reports.SummaryOptions{Gate: decision},
-			Check:   reports.CheckOptions{Gate: decision, RepoRoot: root},
-			JUnit:   reports.JUnitOptions{Gate: decision},
-			Root:    root,
-			Scrub:   scrub,
-		}
-		if err := rep.WriteAll(f.out, opts); err != nil {
+		if err := rep.WriteAll(f.out, filesOptions(decision, root, scrub)); err != nil {
 			return fmt.Errorf("write reports to %s: %w", f.out, err)
 		}
 	}
@@ -150,4 +142,17 @@ func baseline(path string) (*result.Run, error) {
 		return nil, usageErr("--baseline %s: %w", path, err)
 	}
 	return base, nil
+}
+
+// filesOptions are the report files' options for the gate's decision d: every file shows d,
+// and paths are made relative to root ("" when there is no checkout, as for evalgate report).
+func filesOptions(d gate.Decision, root string, scrub *redact.Redactor) reports.FilesOptions {
+	return reports.FilesOptions{
+		Comment: reports.CommentOptions{Gate: d},
+		Summary: reports.SummaryOptions{Gate: d},
+		Check:   reports.CheckOptions{Gate: d, RepoRoot: root},
+		JUnit:   reports.JUnitOptions{Gate: d},
+		Root:    root,
+		Scrub:   scrub,
+	}
 }

@@ -63,16 +63,7 @@ func reportCmd(e env, o *reportCmdOptions) error {
 		out = filepath.Dir(o.results)
 	}
 	c := pipeline.Conclude(run, base, o.policy())
-	d := c.Decision
-	opts := reports.FilesOptions{
-		Comment: reports.CommentOptions{Gate: d},
-		Summary: reports.SummaryOptions{Gate: d},
-		Check:   reports.CheckOptions{Gate: d},
-		JUnit:   reports.JUnitOptions{Gate: d},
-		HTML:    reports.HTMLOptions{Gate: d},
-		Scrub:   e.scrubber(),
-	}
-	if err := c.Report.WriteAll(out, opts); err != nil {
+	if err := c.Report.WriteAll(out, filesOptions(c.Decision, "", e.scrubber())); err != nil {
 		return fmt.Errorf("write reports to %s: %w", out, err)
 	}
 	fmt.Fprintf(e.stdout, "%s\n", filepath.Join(out, reports.FileHTML))
