@@ -15,6 +15,10 @@ type CheckRun struct {
 	Title, Summary      string
 	Text                string
 	StartedAt, Finished time.Time
+	// AppID and AppSlug are the GitHub App that created the check run (github-actions for
+	// the workflow's GITHUB_TOKEN): only that app can edit it.
+	AppID   int64
+	AppSlug string
 }
 
 // checkRunsPerPage is the API's largest page.
@@ -57,6 +61,7 @@ func (r *Repo) ListCheckRuns(ctx context.Context, ref string, o ListCheckRunsOpt
 				ID: run.GetID(), Name: run.GetName(), HeadSHA: run.GetHeadSHA(), Status: run.GetStatus(), Conclusion: run.GetConclusion(),
 				Title: run.GetOutput().GetTitle(), Summary: run.GetOutput().GetSummary(), Text: run.GetOutput().GetText(),
 				StartedAt: run.GetStartedAt().Time, Finished: run.GetCompletedAt().Time,
+				AppID: run.GetApp().GetID(), AppSlug: run.GetApp().GetSlug(),
 			})
 		}
 		if resp == nil || resp.NextPage == 0 {

@@ -268,7 +268,7 @@ func TestListCheckRuns(t *testing.T) {
 	ctx := context.Background()
 
 	latest, err := c.Repo("acme", "agents").ListCheckRuns(ctx, "abc", ListCheckRunsOptions{CheckName: "evalgate", Latest: true})
-	if err != nil || len(latest) != 1 || latest[0].ID != newest || latest[0].Status != "in_progress" || latest[0].Title != "Running evals" {
+	if err != nil || len(latest) != 1 || latest[0].ID != newest || latest[0].Status != "in_progress" || latest[0].Title != "Running evals" || latest[0].AppID != srv.AppID || latest[0].AppSlug != "github-actions" {
 		t.Fatalf("latest: %+v %v", latest, err)
 	}
 	all, err := c.Repo("acme", "agents").ListCheckRuns(ctx, "abc", ListCheckRunsOptions{CheckName: "evalgate"})

@@ -94,7 +94,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		_ = json.Unmarshal(body, &in)
 		s.mu.Lock()
 		s.nextID++
-		cr := &CheckRun{ID: s.nextID, Name: in.Name, HeadSHA: in.HeadSHA, Status: in.Status}
+		cr := &CheckRun{ID: s.nextID, Name: in.Name, HeadSHA: in.HeadSHA, Status: in.Status, AppID: s.AppID, AppSlug: s.AppSlug}
 		s.checks[cr.ID] = cr
 		in.apply(cr)
 		s.mu.Unlock()
@@ -138,7 +138,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 }
 
 // listChecks answers GET /repos/{o}/{r}/commits/{ref}/check-runs as GitHub does: check_name
-// and status filter, filter=latest (the default) keeps only the newest run of each name, the
+// and status filter, filter=latest (the default) keeps only the newest run of each name and app, the
 // newest come first, and the list is paged with a Link header.
 func (s *Server) listChecks(w http.ResponseWriter, r *http.Request, _ []byte) {
 	ref, q := r.PathValue("ref"), r.URL.Query()
@@ -157,11 +157,15 @@ func (s *Server) listChecks(w http.ResponseWriter, r *http.Request, _ []byte) {
 	s.mu.Unlock()
 	sort.Slice(runs, func(i, j int) bool { return runs[i].ID > runs[j].ID })
 	if f := q.Get("filter"); f == "" || f == "latest" {
-		seen := map[string]bool{}
+		type key struct {
+			name string
+			app  int64
+		}
+		seen := map[key]bool{}
 		latest := runs[:0]
 		for _, cr := range runs {
-			if !seen[cr.Name] {
-				seen[cr.Name] = true
+			if k := (key{cr.Name, cr.AppID}); !seen[k] {
+				seen[k] = true
 				latest = append(latest, cr)
 			}
 		}
@@ -175,7 +179,8 @@ func (s *Server) listChecks(w http.ResponseWriter, r *http.Request, _ []byte) {
 	for _, cr := range page(w, r, runs) {
 		m := map[string]any{"id": cr.ID, "name": cr.Name, "head_sha": cr.HeadSHA, "status": cr.Status,
 			"html_url": "https://github.example/acme/agents/runs/" + strconv.FormatInt(cr.ID, 10),
-			"output":   map[string]any{"title": cr.Title, "summary": cr.Summary, "text": cr.Text, "annotations_count": len(cr.Annotations)}}
+			"output":   map[string]any{"title": cr.Title, "summary": cr.Summary, "text": cr.Text, "annotations_count": len(cr.Annotations)},
+			"app":      map[string]any{"id": cr.AppID, "slug": cr.AppSlug}}
 		if cr.Conclusion != "" {
 			m["conclusion"] = cr.Conclusion
 		}

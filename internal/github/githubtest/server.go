@@ -68,6 +68,10 @@ type CheckRun struct {
 	Annotations []map[string]any
 	// Batches are the annotation counts of each request that carried annotations.
 	Batches []int
+	// AppID and AppSlug are the app that created it: the Server's for check runs created
+	// through the API and for seeded ones that leave AppID 0.
+	AppID   int64
+	AppSlug string
 }
 
 // Fault is an injected error response.
@@ -85,6 +89,10 @@ type Server struct {
 
 	// BotLogin is the login comments created through the API are attributed to.
 	BotLogin string
+	// AppID and AppSlug are the GitHub App the token belongs to: check runs created through
+	// the API are its (by default github-actions, the app of a workflow's GITHUB_TOKEN).
+	AppID   int64
+	AppSlug string
 	// Files is the PR's changed file list served by the files endpoint.
 	Files []map[string]any
 	// PR is served by the pull request endpoint.
@@ -118,7 +126,7 @@ type Server struct {
 
 // New starts a fake; it is closed when the test ends.
 func New(t testing.TB) *Server {
-	s := &Server{t: t, BotLogin: "github-actions[bot]", Permissions: map[string]string{},
+	s := &Server{t: t, BotLogin: "github-actions[bot]", AppID: 15368, AppSlug: "github-actions", Permissions: map[string]string{},
 		checks: map[int64]*CheckRun{}, reactions: map[int64][]string{}, faults: map[string][]*Fault{}, nextID: 1000}
 	mux := http.NewServeMux()
 	s.routes(mux)
@@ -184,6 +192,9 @@ func (s *Server) AddCheckRun(cr CheckRun) int64 {
 	defer s.mu.Unlock()
 	s.nextID++
 	cr.ID = s.nextID
+	if cr.AppID == 0 {
+		cr.AppID, cr.AppSlug = s.AppID, s.AppSlug
+	}
 	s.checks[cr.ID] = &cr
 	return cr.ID
 }
