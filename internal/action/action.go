@@ -157,11 +157,7 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 // runSuites runs the selected suites and publishes the run: the check run opens before the
 // first test and is completed even when the run is cancelled.
 func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error {
-	if p.only != "" {
-		// Read before this run opens its own check run, which would then be the latest.
-		p.prev = d.previousGate(ctx, in, p.sha)
-	}
-	pub := d.publisher(ctx, in, p)
+	pub := d.openGate(ctx, in, p)
 	// When the cancel came tells tests it interrupted from tests that had finished.
 	cancelledAt := make(chan time.Time, 1)
 	stop := context.AfterFunc(ctx, func() { cancelledAt <- time.Now() })

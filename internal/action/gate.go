@@ -3,203 +3,158 @@ package action
 import (
 	"cmp"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/reports"
 )
 
-// A partial rerun ("/evalgate rerun <glob>") grades some suites of a commit. Its check run
-// replaces the gate's previous one, so it must not forget the suites it did not grade: every
-// completed check run records the gate's per-suite state in a hidden block at the end of its
-// summary, and a partial rerun carries forward the verdicts of the suites it did not re-grade.
+// A partial rerun ("/evalgate rerun <glob>") carries forward the verdicts of the suites it
+// did not re-grade from the gate's previous check run on the commit; internal/gate decides
+// with that state (gate.Prior, gate.Commit). What is left here is GitHub's part: finding the
+// previous check run and deciding how far it can be believed, and hooking the gate's note and
+// state block into the check run.
 
-// statePrefix opens the hidden state block; it is the last thing in a check run's summary.
-const statePrefix = "<!-- evalgate:state "
-
-// gateState is what a completed check run says about the gate on its commit.
-type gateState struct {
-	Version int `json:"v"`
-	// Blocking are the suites whose conclusion was not success, by path.
-	Blocking map[string]suiteGate `json:"blocking"`
-	// Ran are the suites this check run graded; Carried those it took from an earlier one.
-	Ran     []string `json:"ran"`
-	Carried []string `json:"carried,omitempty"`
-	// Incomplete says the conclusion rests on more than the listed suites (a baseline
-	// regression, a budget cut, a partial rerun that could not read the gate before it), so a
-	// later partial rerun cannot vouch for the commit.
-	Incomplete bool `json:"incomplete,omitempty"`
-}
-
-// suiteGate is one suite's part in the gate.
-type suiteGate struct {
-	Conclusion string         `json:"conclusion"`
-	Verdict    result.Verdict `json:"verdict"`
-}
-
-// maxStateBytes bounds the state block, which shares the check run's 64 KiB summary with the
-// results.
-const maxStateBytes = 16 << 10
-
-// block renders the state as the hidden HTML comment appended to the check run's summary.
-// json.Marshal escapes <, > and &, so no path can close the comment early. A state too large
-// to record drops the list of suites that ran, then gives up on per-suite verdicts: an
-// incomplete state only makes later partial reruns ask for a full one.
-func (s gateState) block() string {
-	b, _ := json.Marshal(s) // strings and maps of strings always marshal
-	if len(b) > maxStateBytes {
-		s.Ran = nil
-		if b, _ = json.Marshal(s); len(b) > maxStateBytes {
-			b, _ = json.Marshal(gateState{Version: 1, Incomplete: true})
-		}
-	}
-	return "\n\n" + statePrefix + string(b) + " -->"
-}
-
-// parseState reads the state block at the very end of a check run's summary. Only the end
-// counts: model text quoted earlier in the summary cannot forge it.
-func parseState(summary string) (*gateState, bool) {
-	summary = strings.TrimRight(summary, " \t\r\n")
-	i := strings.LastIndex(summary, statePrefix)
-	if i < 0 || !strings.HasSuffix(summary, " -->") {
-		return nil, false
-	}
-	var s gateState
-	raw := strings.TrimSuffix(summary[i+len(statePrefix):], " -->")
-	if err := json.Unmarshal([]byte(raw), &s); err != nil || s.Version != 1 {
-		return nil, false
-	}
-	return &s, true
-}
-
-// previous is the gate's latest check run on a commit, read before a partial rerun opens its
-// own.
+// previous is the gate's previous check run on a commit, as a partial rerun reads it.
 type previous struct {
 	read       bool   // false: it could not be read (err)
-	found      bool   // a check run of that name exists on the commit
+	found      bool   // a check run of that name, by this job's app, exists on the commit
 	conclusion string // empty while it is not completed
-	state      *gateState
-	err        error
+	prior      gate.Prior
+	// refused says why the previous gate is not believed (another app's check run, a state
+	// unsigned or badly signed, a block cut short); "" when it is, or there is none.
+	refused string
+	// trust says how its state was authenticated, for the note and the log.
+	trust string
+	err   error
 }
 
-// previousGate reads the latest check run named like the gate on sha.
-func (d *Deps) previousGate(ctx context.Context, in Inputs, sha string) previous {
-	runs, err := d.Source.ListCheckRuns(ctx, sha, github.ListCheckRunsOptions{CheckName: in.CheckName, Latest: true})
+// openGate opens the run's check run and, for a partial rerun, then reads the gate before it:
+// the check run just opened names the GitHub App this job posts as, the only app whose
+// earlier check runs it believes.
+func (d *Deps) openGate(ctx context.Context, in Inputs, p plan) *publisher {
+	pub := d.publisher(ctx, in, p)
+	if p.only != "" {
+		pub.p.prev = d.previousGate(ctx, in, p.sha, pub.checkID)
+	}
+	return pub
+}
+
+// previousGate reads the newest check run named like the gate on sha that this job's app
+// (the app of its own check run, own) created before own, and authenticates its state: by
+// that app alone, or with a key (d.ShardKey) also by the state's signature for sha.
+func (d *Deps) previousGate(ctx context.Context, in Inputs, sha string, own int64) previous {
+	// filter=all: own is now the latest of its app, and other apps' runs are named in the log.
+	runs, err := d.Source.ListCheckRuns(ctx, sha, github.ListCheckRunsOptions{CheckName: in.CheckName})
 	if err != nil {
 		d.logf("evalgate: cannot read the previous %s check run on %s: %v", in.CheckName, sha, err)
 		return previous{err: err}
 	}
+	key := d.ShardKey
 	pv := previous{read: true}
-	if len(runs) == 0 {
-		d.logf("evalgate: no earlier %s check run on %s", in.CheckName, sha)
+	i := slices.IndexFunc(runs, func(r github.CheckRun) bool { return own != 0 && r.ID == own })
+	if i < 0 && key == "" {
+		pv.refused = fmt.Sprintf("this job has no check run of its own to tell the GitHub App it posts as, and no %s is set to check a signature", shard.KeyEnv)
+		d.logf("evalgate: cannot authenticate the previous %s check run on %s: %s", in.CheckName, sha, pv.refused)
 		return pv
 	}
-	latest := slices.MaxFunc(runs, func(a, b github.CheckRun) int { return cmp.Compare(a.ID, b.ID) })
+	var earlier []github.CheckRun
+	others := map[string]int{}
+	for _, r := range runs {
+		// The API lists the name on that commit; a run opened after own is a concurrent one.
+		if r.Name != in.CheckName || r.HeadSHA != sha || r.ID == own || (own != 0 && r.ID > own) {
+			continue
+		}
+		if i >= 0 && r.AppID != runs[i].AppID {
+			others[cmp.Or(r.AppSlug, strconv.FormatInt(r.AppID, 10))]++
+			continue
+		}
+		earlier = append(earlier, r)
+	}
+	app := "an unknown app"
+	if i >= 0 {
+		app = "the GitHub App " + cmp.Or(runs[i].AppSlug, strconv.FormatInt(runs[i].AppID, 10))
+	}
+	for _, slug := range slices.Sorted(maps.Keys(others)) {
+		d.logf("evalgate: ignoring %d %s check run(s) on %s by the app %s: only %s, which posts this job's, is believed", others[slug], in.CheckName, sha, slug, app)
+	}
+	if len(earlier) == 0 {
+		if len(others) > 0 {
+			pv.refused = fmt.Sprintf("its earlier %s check runs were posted by another GitHub App, not %s", in.CheckName, app)
+		}
+		d.logf("evalgate: no earlier %s check run by %s on %s", in.CheckName, app, sha)
+		return pv
+	}
+	latest := slices.MaxFunc(earlier, func(a, b github.CheckRun) int { return cmp.Compare(a.ID, b.ID) })
 	pv.found = true
 	if latest.Status == "completed" {
 		pv.conclusion = latest.Conclusion
 	}
-	pv.state, _ = parseState(latest.Summary)
-	d.logf("evalgate: previous %s check run %d on %s: %s %s, gate state recorded: %v", in.CheckName, latest.ID, sha, latest.Status, latest.Conclusion, pv.state != nil)
+	state, err := gate.ParseBlock(latest.Summary, sha, key)
+	switch {
+	case err == nil:
+		pv.prior.State = state
+		if key != "" {
+			pv.trust = fmt.Sprintf("by its state's signature under %s, which checks for this commit (it was posted by %s)", shard.KeyEnv, app)
+		} else {
+			pv.trust = fmt.Sprintf("only by who posted it, %s, which posts this run too: its state is not signed (set %s to sign and check it)", app, shard.KeyEnv)
+		}
+	case errors.Is(err, gate.ErrNoState) && key == "":
+		// A success from before gate states were recorded, by this job's app.
+		pv.prior.Passed = pv.conclusion == gate.Success
+		pv.trust = fmt.Sprintf("only by who posted it, %s, which posts this run too: it records no state", app)
+	case errors.Is(err, gate.ErrNoState):
+		if pv.conclusion == gate.Success {
+			pv.refused = fmt.Sprintf("it is a success without a gate state, so it is not signed, and %s is set", shard.KeyEnv)
+		}
+	case errors.Is(err, gate.ErrUnsigned):
+		pv.refused = fmt.Sprintf("%v, and %s is set", err, shard.KeyEnv)
+	default:
+		pv.refused = err.Error()
+	}
+	d.logf("evalgate: previous %s check run %d on %s by %s: %s %s, gate state recorded: %v", in.CheckName, latest.ID, sha, app, latest.Status, latest.Conclusion, state != nil)
+	switch {
+	case pv.refused != "":
+		d.logf("evalgate: not believing the gate state of check run %d: %s", latest.ID, pv.refused)
+	case pv.trust != "":
+		d.logf("evalgate: check run %d is authenticated %s", latest.ID, pv.trust)
+	}
 	return pv
 }
 
-// commitGate is a run's conclusion as the merge gate sees it on its commit.
+// commitGate is a run's conclusion as the merge gate sees it on its commit (gate.Commit), with
+// what only the action renders: the note and where the state block is signed for.
 type commitGate struct {
-	state gateState
-	// carried are the suites not graded now whose verdicts come from the previous run.
-	carried map[string]suiteGate
-	// unknown: a partial rerun that could not learn the gate before it cannot pass it.
-	unknown bool
-	// worst is the most blocking per-suite conclusion of the suites graded now.
-	worst string
+	*gate.Commit
+	sha, key string
 	// cancelled is the interruption that cut the run short; such a check records no state.
 	cancelled error
 	note      string // Markdown for the comment, the summary and the check run
 }
 
 // newGate computes the per-suite state of a finished run under policy and, for a partial
-// rerun, carries forward what the previous check run recorded.
-func newGate(run *result.Run, policy gate.Policy, p plan, rerun string, cancelled error, cancelledAt time.Time) *commitGate {
-	g := &commitGate{cancelled: cancelled, carried: map[string]suiteGate{}, worst: gate.Success,
-		state: gateState{Version: 1, Blocking: map[string]suiteGate{}, Ran: []string{}}}
+// rerun, carries forward what the previous check run recorded; key signs the state block.
+func newGate(run *result.Run, policy gate.Policy, p plan, rerun, key string, cancelled error, cancelledAt time.Time) *commitGate {
+	g := &commitGate{Commit: policy.Record(run, cancelled != nil), sha: p.sha, key: key, cancelled: cancelled}
 	if cancelled != nil {
 		g.note = cancelNote(run, cancelled, cancelledAt)
 		return g
 	}
-	for _, s := range run.Suites {
-		g.state.Ran = append(g.state.Ran, s.Path)
-		c := policy.Suite(run, s)
-		g.worst = worse(g.worst, c)
-		if c != gate.Success {
-			g.state.Blocking[s.Path] = suiteGate{Conclusion: c, Verdict: s.Summary.Verdict}
-		}
-	}
 	if p.only == "" {
 		return g
 	}
-	pv := p.prev
-	switch {
-	case pv.state != nil && !pv.state.Incomplete:
-		for path, sg := range pv.state.Blocking {
-			if !slices.Contains(g.state.Ran, path) {
-				g.carried[path] = sg
-				g.state.Blocking[path] = sg
-				g.state.Carried = append(g.state.Carried, path)
-			}
-		}
-		sort.Strings(g.state.Carried)
-	case pv.read && pv.state == nil && pv.conclusion == gate.Success:
-		// A success from before gate states were recorded: nothing to carry.
-	default:
-		g.unknown = true
-		g.state.Incomplete = true
-	}
-	g.note = rerunNote(p, g, pv, rerun)
+	g.Carry(p.prev.prior)
+	g.note = rerunNote(p, g, p.prev, rerun)
 	return g
-}
-
-// decide is the gate's decision on the commit, made before anything is rendered so that the
-// comment, the summary, the table and the check run all show it: the run's own decision (its
-// tests, its regressions), then a cancel, an unknown gate before a partial rerun, or verdicts
-// carried forward from suites this partial rerun did not regrade.
-func (g *commitGate) decide(own gate.Decision, rerun string) gate.Decision {
-	// The suites alone must explain the conclusion (no regression or budget verdict on top)
-	// for a later partial rerun to build on this state.
-	if worse(g.worst, own.Conclusion) != g.worst {
-		g.state.Incomplete = true
-	}
-	d := own
-	because := func(reason string) {
-		if d.Reason != "" {
-			reason += "; " + d.Reason
-		}
-		d.Reason = reason
-	}
-	switch {
-	case g.cancelled != nil:
-		d.Conclusion = gate.Cancelled
-	case g.unknown && d.Conclusion != gate.Failure:
-		d.Conclusion = gate.Failure
-		because(fmt.Sprintf("partial rerun cannot pass the gate: comment %q to regrade every suite", rerun))
-	default:
-		worst := d.Conclusion
-		for _, sg := range g.carried {
-			worst = worse(worst, sg.Conclusion)
-		}
-		if worst != d.Conclusion {
-			d.Conclusion = worst
-			because(fmt.Sprintf("%d suite(s) not regraded still %s", len(g.carried), worst))
-		}
-	}
-	return d
 }
 
 // conclude adds what only the check run carries: the cancel in its title, the note before
@@ -215,38 +170,23 @@ func (g *commitGate) conclude(check *reports.CheckOutput) {
 }
 
 // block is the state block, or nothing for a cancelled run (whose suites are unfinished).
-func (g *commitGate) block() string {
-	if g.cancelled != nil {
-		return ""
-	}
-	return g.state.block()
-}
+func (g *commitGate) block() string { return g.Block(g.sha, g.key) }
 
-// worse is the more blocking of two conclusions.
-func worse(a, b string) string {
-	rank := func(c string) int {
-		switch c {
-		case gate.Success:
-			return 0
-		case gate.Neutral:
-			return 1
-		}
-		return 2
-	}
-	if rank(b) > rank(a) {
-		return b
-	}
-	return a
+// emptyState is the state block of a commit on which no suite ran: nothing blocks.
+func emptyState(sha, key string) string {
+	return gate.Policy{}.Record(nil, false).Block(sha, key)
 }
 
 // rerunNote says what a partial rerun graded and what it took from the run before.
 func rerunNote(p plan, g *commitGate, pv previous, rerun string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "> **Partial rerun** of %s on this commit: %d suite(s) graded now.", code(p.only), len(g.state.Ran))
+	fmt.Fprintf(&b, "> **Partial rerun** of %s on this commit: %d suite(s) graded now.", code(p.only), len(g.State.Ran))
 	switch {
-	case g.unknown:
+	case g.Unknown:
 		why := "it has no earlier evalgate check run"
 		switch {
+		case pv.refused != "":
+			why = "its earlier check run is not believed: " + pv.refused
 		case pv.err != nil:
 			why = "its earlier check run could not be read"
 		case pv.found && pv.conclusion == "":
@@ -255,15 +195,18 @@ func rerunNote(p plan, g *commitGate, pv previous, rerun string) string {
 			why = "its earlier check run (" + pv.conclusion + ") records no per-suite verdicts, or a conclusion the suites alone do not explain"
 		}
 		fmt.Fprintf(&b, " The gate's verdict for the other suites is unknown (%s), so this rerun cannot pass the gate: comment %s without a glob to regrade every suite.", why, code(rerun))
-	case len(g.carried) > 0:
+	case len(g.Carried) > 0:
 		b.WriteString(" Not regraded, carried forward from the previous run on this commit:")
-		for _, path := range g.state.Carried {
-			sg := g.carried[path]
+		for _, path := range g.State.Carried {
+			sg := g.Carried[path]
 			fmt.Fprintf(&b, "\n> - %s: %s (%s)", code(path), sg.Conclusion, sg.Verdict)
 		}
 		b.WriteString("\n>\n> The gate's conclusion covers them too.")
 	default:
 		b.WriteString(" No suite that blocked the previous run on this commit was left out.")
+	}
+	if !g.Unknown && pv.trust != "" {
+		fmt.Fprintf(&b, "\n>\n> The previous check run is authenticated %s.", pv.trust)
 	}
 	return b.String()
 }

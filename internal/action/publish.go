@@ -148,9 +148,9 @@ func (pub *publisher) render(ctx context.Context, run *result.Run, cancelled err
 	}
 	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression, RegressionAlpha: in.RegressionAlpha}
 	c := pipeline.Conclude(run, base, policy)
-	g := newGate(run, policy, pub.p, rerun, cancelled, cancelledAt)
+	g := newGate(run, policy, pub.p, rerun, d.ShardKey, cancelled, cancelledAt)
 	g.note = joinNotes(g.note, baseNote)
-	r := &rendered{rep: c.Report, decision: g.decide(c.Decision, rerun)}
+	r := &rendered{rep: c.Report, decision: g.Decide(c.Decision, rerun)}
 	// Room for the note before the results and the state block after them (plus the flags
 	// conclude may still set in it), and for the line saying how many annotations were posted.
 	reserve := len(g.note) + len(g.block()) + 64 + maxAnnotationNote
@@ -233,8 +233,7 @@ func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan) {
 	if p.sha != "" || d.DryRun {
 		id, _, err := d.Publisher.CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: title, Summary: body})
 		if err == nil {
-			state := gateState{Version: 1, Blocking: map[string]suiteGate{}, Ran: []string{}}
-			err = d.Publisher.CompleteCheckRun(ctx, id, github.CheckRunOutput{Name: in.CheckName, Conclusion: "success", Title: title, Summary: body + state.block()})
+			err = d.Publisher.CompleteCheckRun(ctx, id, github.CheckRunOutput{Name: in.CheckName, Conclusion: "success", Title: title, Summary: body + emptyState(p.sha, d.ShardKey)})
 		}
 		if err != nil {
 			d.logf("evalgate: check run: %v", err)

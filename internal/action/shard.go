@@ -123,10 +123,7 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	if len(run.Suites) == 0 {
 		return d.nothingRan(ctx, in, p, nil)
 	}
-	if p.only != "" {
-		p.prev = d.previousGate(ctx, in, p.sha)
-	}
-	pub := d.publisher(ctx, in, p)
+	pub := d.openGate(ctx, in, p)
 	// The check run opens only once the shards merged into a run with tests, so where the run
 	// is published is known only now: the published run is a copy labelled with it (the merged
 	// run itself is not edited).

@@ -1,0 +1,132 @@
+package gate
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The state travels in the check run's summary, which whoever can write a check run of that
+// name on the commit can also write: another workflow or app, and with the workflow's token
+// any step of it. With a key (a workflow secret only evalgate's own process holds) the block
+// carries an HMAC-SHA256 over the commit and its exact bytes, so that only an evalgate holding
+// the key can write a state a later partial rerun accepts, and only for that commit.
+
+const (
+	// blockPrefix opens the hidden state block; it is the last thing in a check run's summary.
+	blockPrefix = "<!-- evalgate:state "
+	blockSuffix = " -->"
+	// macField follows the state's JSON in a signed block, before the suffix.
+	macField = " hmac-sha256="
+	macHex   = 2 * sha256.Size
+)
+
+// MaxStateBytes bounds the state block, which shares the check run's 64 KiB summary with the
+// results.
+const MaxStateBytes = 16 << 10
+
+// Errors ParseBlock returns for a state it does not accept.
+var (
+	// ErrNoState: the summary has no state block at all (a check run from before states
+	// were recorded, or not evalgate's).
+	ErrNoState = errors.New("no gate state")
+	// ErrUnsigned: a key is configured and the block carries no signature.
+	ErrUnsigned = errors.New("the gate state is not signed")
+	// ErrBadSignature: the block's signature is not that of this commit and state under the
+	// key: the block was edited, copied from another commit, or signed with another key.
+	ErrBadSignature = errors.New("the gate state's signature does not match this commit and its content under the key")
+)
+
+// Block renders the commit's state as the hidden HTML comment appended to the check run's
+// summary on commit sha, signed when key is set; "" for a cancelled run, whose suites are
+// unfinished.
+func (c *Commit) Block(sha, key string) string {
+	if c.Cancelled {
+		return ""
+	}
+	return c.State.Block(sha, key)
+}
+
+// Block renders s as the hidden HTML comment appended to a check run's summary on commit
+// sha; with a key it ends with the HMAC of sha and the JSON. json.Marshal escapes <, > and &,
+// so no path can close the comment early. A state too large to record drops the list of
+// suites that ran, then gives up on per-suite verdicts: an incomplete state only makes later
+// partial reruns ask for a full one.
+func (s State) Block(sha, key string) string {
+	b, _ := json.Marshal(s) // strings and maps of strings always marshal
+	if len(b) > MaxStateBytes {
+		s.Ran = nil
+		if b, _ = json.Marshal(s); len(b) > MaxStateBytes {
+			b, _ = json.Marshal(State{Version: StateVersion, Incomplete: true})
+		}
+	}
+	mac := ""
+	if key != "" {
+		mac = macField + stateMAC(b, sha, key)
+	}
+	return "\n\n" + blockPrefix + string(b) + mac + blockSuffix
+}
+
+// ParseBlock reads the state block at the very end of a check run's summary on commit sha.
+// Only the end counts: model text quoted earlier in the summary cannot forge it, and a
+// summary that mentions the block anywhere but does not end with a whole one is refused, not
+// taken for one without state. With a key the block must carry a signature that checks for
+// sha (ErrUnsigned, ErrBadSignature); without one a signature cannot be checked and is
+// ignored. ErrNoState says there is no block at all.
+func ParseBlock(summary, sha, key string) (*State, error) {
+	summary = strings.TrimRight(summary, " \t\r\n")
+	i := strings.LastIndex(summary, blockPrefix)
+	if i < 0 {
+		return nil, ErrNoState
+	}
+	if !strings.HasSuffix(summary, blockSuffix) || len(summary)-i-len(blockPrefix)-len(blockSuffix) < 0 {
+		return nil, errors.New("the gate state block is cut short")
+	}
+	raw := summary[i+len(blockPrefix) : len(summary)-len(blockSuffix)]
+	mac := ""
+	if j := strings.LastIndex(raw, macField); j >= 0 && isHex(raw[j+len(macField):], macHex) {
+		raw, mac = raw[:j], raw[j+len(macField):]
+	}
+	if key != "" {
+		if mac == "" {
+			return nil, ErrUnsigned
+		}
+		if !hmac.Equal([]byte(mac), []byte(stateMAC([]byte(raw), sha, key))) {
+			return nil, ErrBadSignature
+		}
+	}
+	var s State
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return nil, fmt.Errorf("the gate state block is malformed: %w", err)
+	}
+	if s.Version != StateVersion {
+		return nil, fmt.Errorf("the gate state has version %d, want %d", s.Version, StateVersion)
+	}
+	return &s, nil
+}
+
+// stateMAC is the hex HMAC-SHA256 under key of the state's JSON on commit sha, in a domain of
+// its own (a shard's signature under the same key can never pass for one).
+func stateMAC(state []byte, sha, key string) string {
+	h := hmac.New(sha256.New, []byte(key))
+	fmt.Fprintf(h, "evalgate gate state v%d\x00%s\x00", StateVersion, sha)
+	h.Write(state)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// isHex reports whether s is n lowercase hex digits.
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
+			return false
+		}
+	}
+	return true
+}
