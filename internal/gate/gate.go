@@ -12,6 +12,10 @@
 // never checked). A run in which no test passed (nothing ran, all skipped) is neutral, never a
 // silent success. Counts come from the tests, never from run.Summary, and an unknown verdict
 // counts as an error: nothing can make a failing run look green.
+//
+// A partial rerun is decided on two inputs: its run, and the gate state the previous check
+// run on the commit recorded (state.go, block.go), so that suites it did not regrade keep
+// their verdicts.
 package gate
 
 import (
