@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -51,18 +52,30 @@ func byForger(cr githubtest.CheckRun) githubtest.CheckRun {
 // the job log.
 func partialRerun(t *testing.T, srv *githubtest.Server, key, only string, graded ...string) (githubtest.CheckRun, string) {
 	t.Helper()
-	gh, err := github.New(srv.Client(), srv.APIURL(), "token", github.Options{WriteSpacing: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log strings.Builder
-	repo := gh.Repo("acme", "agents")
-	d := &Deps{Publisher: repo, Source: repo, Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: &log, Root: t.TempDir(), ShardKey: key}
-	in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate"}
 	run := &result.Run{Thresholds: result.DefaultThresholds}
 	for _, s := range graded {
 		run.Suites = append(run.Suites, suiteResult(s, result.Pass))
 	}
+	return gateRun(t, srv, key, only, run)
+}
+
+// testDeps are the action's dependencies on the fake, with key as EVALGATE_SHARD_KEY.
+func testDeps(t *testing.T, srv *githubtest.Server, key string, log io.Writer) *Deps {
+	t.Helper()
+	gh, err := github.New(srv.Client(), srv.APIURL(), "token", github.Options{WriteSpacing: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := gh.Repo("acme", "agents")
+	return &Deps{Publisher: repo, Source: repo, Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: log, Root: t.TempDir(), ShardKey: key}
+}
+
+// gateRun publishes run on forgeSHA as "/evalgate rerun only" ("": a full run) would.
+func gateRun(t *testing.T, srv *githubtest.Server, key, only string, run *result.Run) (githubtest.CheckRun, string) {
+	t.Helper()
+	var log strings.Builder
+	d := testDeps(t, srv, key, &log)
+	in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate"}
 	pub := d.openGate(t.Context(), in, plan{sha: forgeSHA, only: only})
 	if pub.checkID == 0 {
 		t.Fatalf("no check run opened:\n%s", log.String())
@@ -161,4 +174,42 @@ func TestPartialRerunRefusesForgedState(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSignedStateChains: the state evalgate signs is the state a later partial rerun with the
+// same key accepts — after a full run, after a run with no suite, after a partial rerun — and
+// one with another key refuses it.
+func TestSignedStateChains(t *testing.T) {
+	t.Parallel()
+	t.Run("full run, then partial reruns", func(t *testing.T) {
+		t.Parallel()
+		srv := githubtest.New(t)
+		full := &result.Run{Thresholds: result.DefaultThresholds, Suites: []*result.SuiteResult{suiteResult("calc", result.Fail), suiteResult("quality", result.Pass)}}
+		if cr, log := gateRun(t, srv, forgeKey, "", full); cr.Conclusion != "failure" || !strings.Contains(cr.Summary, " hmac-sha256=") {
+			t.Fatalf("full run: %s, unsigned or not failed:\n%s\n%s", cr.Conclusion, cr.Summary, log)
+		}
+		cr, log := partialRerun(t, srv, forgeKey, "quality", "quality")
+		if cr.Conclusion != "failure" || !strings.Contains(cr.Summary, "`calc`: failure (fail)") || !strings.Contains(cr.Summary, "signature under EVALGATE_SHARD_KEY") {
+			t.Fatalf("partial rerun of quality: %s, calc not carried or the check not named:\n%s\n%s", cr.Conclusion, cr.Summary, log)
+		}
+		// The partial rerun's own signed state chains: regrading calc now passes.
+		if cr, log := partialRerun(t, srv, forgeKey, "calc", "calc"); cr.Conclusion != "success" {
+			t.Fatalf("partial rerun of calc: %s\n%s\n%s", cr.Conclusion, cr.Summary, log)
+		}
+		if cr, log := partialRerun(t, srv, "another-secret-0123456789", "quality", "quality"); cr.Conclusion != "failure" || !strings.Contains(log, "signature") {
+			t.Fatalf("another key: %s\n%s", cr.Conclusion, log)
+		}
+	})
+	t.Run("no suites, then a partial rerun", func(t *testing.T) {
+		t.Parallel()
+		srv := githubtest.New(t)
+		var log strings.Builder
+		testDeps(t, srv, forgeKey, &log).noSuites(t.Context(), Inputs{CheckName: "evalgate"}, plan{sha: forgeSHA})
+		if runs := srv.CheckRuns(); len(runs) != 1 || !strings.Contains(runs[0].Summary, " hmac-sha256=") {
+			t.Fatalf("the no-suites check run is not signed: %+v\n%s", runs, log.String())
+		}
+		if cr, log := partialRerun(t, srv, forgeKey, "quality", "quality"); cr.Conclusion != "success" {
+			t.Fatalf("partial rerun: %s\n%s\n%s", cr.Conclusion, cr.Summary, log)
+		}
+	})
 }
