@@ -99,7 +99,22 @@ func (d *Deps) previousGate(ctx context.Context, in Inputs, sha string, own int6
 	if latest.Status == "completed" {
 		pv.conclusion = latest.Conclusion
 	}
-	state, err := gate.ParseBlock(latest.Summary, sha, key)
+	state := pv.authenticate(latest.Summary, sha, key, app)
+	d.logf("evalgate: previous %s check run %d on %s by %s: %s %s, gate state recorded: %v", in.CheckName, latest.ID, sha, app, latest.Status, latest.Conclusion, state != nil)
+	switch {
+	case pv.refused != "":
+		d.logf("evalgate: not believing the gate state of check run %d: %s", latest.ID, pv.refused)
+	case pv.trust != "":
+		d.logf("evalgate: check run %d is authenticated %s", latest.ID, pv.trust)
+	}
+	return pv
+}
+
+// authenticate reads the state block of the previous check run's summary, posted on sha by
+// app, and sets what the gate may take from it (prior) and why (trust), or why not (refused).
+// It returns the state it accepted (nil: none).
+func (pv *previous) authenticate(summary, sha, key, app string) *gate.State {
+	state, err := gate.ParseBlock(summary, sha, key)
 	switch {
 	case err == nil:
 		pv.prior.State = state
@@ -121,14 +136,7 @@ func (d *Deps) previousGate(ctx context.Context, in Inputs, sha string, own int6
 	default:
 		pv.refused = err.Error()
 	}
-	d.logf("evalgate: previous %s check run %d on %s by %s: %s %s, gate state recorded: %v", in.CheckName, latest.ID, sha, app, latest.Status, latest.Conclusion, state != nil)
-	switch {
-	case pv.refused != "":
-		d.logf("evalgate: not believing the gate state of check run %d: %s", latest.ID, pv.refused)
-	case pv.trust != "":
-		d.logf("evalgate: check run %d is authenticated %s", latest.ID, pv.trust)
-	}
-	return pv
+	return state
 }
 
 // commitGate is a run's conclusion as the merge gate sees it on its commit (gate.Commit), with
