@@ -3,7 +3,6 @@ package suite
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -277,8 +276,3 @@ func (r *reader) parseJSONL(data []byte, path string) (*Suite, Diagnostics) {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
-
-// reportf is a helper for errors about a file rather than a node.
-func (r *reader) reportf(format string, args ...any) {
-	r.report(Diagnostic{Pos: Pos{File: r.file}, Severity: Error, Message: fmt.Sprintf(format, args...)})
-}
