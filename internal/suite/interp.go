@@ -16,10 +16,17 @@ var (
 	templateVr = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}`)
 )
 
-// interp applies ${{ VAR }} (every format; a missing variable is empty, as in AgentV), and in
-// the promptfoo-aligned format {{ env.X }} (with AGENTV_REPO_ROOT set to the repository root).
+// scope is what {{ var }} renders from: a test's vars while the test's own strings are read.
+// Suite-level strings are read in the zero scope, which renders none.
+type scope struct {
+	vars map[string]any
+}
+
+// interp applies ${{ VAR }} (every format; a missing variable is empty, as in AgentV), in the
+// promptfoo-aligned format {{ env.X }} (with AGENTV_REPO_ROOT set to the repository root), and
+// sc's {{ var }}s.
 // n is the node the text came from: a refused variable is reported there.
-func (r *reader) interp(n *yaml.Node, s string) string {
+func (r *reader) interp(sc scope, n *yaml.Node, s string) string {
 	if !strings.Contains(s, "{{") {
 		return s
 	}
@@ -35,8 +42,8 @@ func (r *reader) interp(n *yaml.Node, s string) string {
 			return v
 		})
 	}
-	if r.vars != nil {
-		s = renderVars(s, r.vars)
+	if sc.vars != nil {
+		s = renderVars(s, sc.vars)
 	}
 	return s
 }

@@ -40,8 +40,6 @@ type decoder struct {
 type reader struct {
 	decoder
 	format Format
-	// vars are the current test's {{ var }} values, nil outside a test.
-	vars map[string]any
 	// includes tracks assertion templates being expanded, to reject cycles.
 	includes []string
 	// nodeFile names the file of test nodes read from other files (tests: paths, JSONL).
@@ -182,19 +180,19 @@ func kindOf(n *yaml.Node) string {
 }
 
 // str reads a scalar as a string, with env and {{ var }} interpolation applied.
-func (r *reader) str(n *yaml.Node, what string) (string, bool) {
+func (r *reader) str(sc scope, n *yaml.Node, what string) (string, bool) {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 		r.errorf(n, "%s must be a string, not %s", what, kindOf(n))
 		return "", false
 	}
-	return r.interp(n, n.Value), true
+	return r.interp(sc, n, n.Value), true
 }
 
 // optStr reads an optional string field.
-func (r *reader) optStr(f map[string]*yaml.Node, key, what string) string {
+func (r *reader) optStr(sc scope, f map[string]*yaml.Node, key, what string) string {
 	if n, ok := f[key]; ok && !isNull(n) {
-		s, _ := r.str(n, what+"."+key)
+		s, _ := r.str(sc, n, what+"."+key)
 		return s
 	}
 	return ""
@@ -206,13 +204,13 @@ func isNull(n *yaml.Node) bool {
 }
 
 // num reads a finite number.
-func (r *reader) num(n *yaml.Node, what string) (float64, bool) {
+func (r *reader) num(sc scope, n *yaml.Node, what string) (float64, bool) {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode {
 		r.errorf(n, "%s must be a number, not %s", what, kindOf(n))
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(r.interp(n, n.Value)), 64)
+	f, err := strconv.ParseFloat(strings.TrimSpace(r.interp(sc, n, n.Value)), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		r.errorf(n, "%s must be a number, not %q", what, n.Value)
 		return 0, false
@@ -221,8 +219,8 @@ func (r *reader) num(n *yaml.Node, what string) (float64, bool) {
 }
 
 // integer reads a whole number.
-func (r *reader) integer(n *yaml.Node, what string) (int, bool) {
-	f, ok := r.num(n, what)
+func (r *reader) integer(sc scope, n *yaml.Node, what string) (int, bool) {
+	f, ok := r.num(sc, n, what)
 	if !ok {
 		return 0, false
 	}
@@ -233,10 +231,10 @@ func (r *reader) integer(n *yaml.Node, what string) (int, bool) {
 	return int(f), true
 }
 
-func (r *reader) boolean(n *yaml.Node, what string) (bool, bool) {
+func (r *reader) boolean(sc scope, n *yaml.Node, what string) (bool, bool) {
 	n = resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode {
-		switch strings.ToLower(strings.TrimSpace(r.interp(n, n.Value))) {
+		switch strings.ToLower(strings.TrimSpace(r.interp(sc, n, n.Value))) {
 		case "true", "yes", "on":
 			return true, true
 		case "false", "no", "off":
@@ -250,13 +248,18 @@ func (r *reader) boolean(n *yaml.Node, what string) (bool, bool) {
 // value decodes a node into plain Go values (map[string]any, []any, string, int, float64,
 // bool), with env and {{ var }} interpolation on strings. Expansion is bounded over the whole
 // load.
-func (r *reader) value(n *yaml.Node) any { return r.decode(n, r) }
+func (r *reader) value(sc scope, n *yaml.Node) any { return r.decode(n, evalText{r: r, sc: sc}) }
 
-// text is a decoded string's interpolated text (see scalars).
-func (r *reader) text(n *yaml.Node) string { return r.interp(n, n.Value) }
+// evalText interpolates an eval file's decoded strings (see scalars): the same way under every
+// key.
+type evalText struct {
+	r  *reader
+	sc scope
+}
 
-// under is how the values under a mapping key interpolate: in an eval file, the same.
-func (r *reader) under(string) scalars { return r }
+func (t evalText) text(n *yaml.Node) string { return t.r.interp(t.sc, n, n.Value) }
+
+func (t evalText) under(string) scalars { return t }
 
 // scalars interpolates the strings of a value being decoded. The eval-file reader does the
 // same everywhere; a targets.yaml entry interpolates by the key a string lands in.
@@ -268,8 +271,8 @@ type scalars interface {
 }
 
 // decode decodes a node into plain Go values (map[string]any, []any, string, int, float64,
-// bool), interpolating strings with sc. Expansion is bounded over the whole load.
-func (d *decoder) decode(n *yaml.Node, sc scalars) any {
+// bool), interpolating strings with in. Expansion is bounded over the whole load.
+func (d *decoder) decode(n *yaml.Node, in scalars) any {
 	n = resolve(n)
 	if n == nil {
 		return nil
@@ -285,13 +288,13 @@ func (d *decoder) decode(n *yaml.Node, sc scalars) any {
 		m := map[string]any{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
-			m[k] = d.decode(n.Content[i+1], sc.under(k))
+			m[k] = d.decode(n.Content[i+1], in.under(k))
 		}
 		return m
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			out = append(out, d.decode(c, sc))
+			out = append(out, d.decode(c, in))
 		}
 		return out
 	case yaml.ScalarNode:
@@ -310,7 +313,7 @@ func (d *decoder) decode(n *yaml.Node, sc scalars) any {
 			b, _ := strconv.ParseBool(strings.ToLower(n.Value))
 			return b
 		}
-		return coerce(sc.text(n), n.Value)
+		return coerce(in.text(n), n.Value)
 	}
 	return nil
 }

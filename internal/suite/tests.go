@@ -41,7 +41,7 @@ func (r *reader) testNodes(n *yaml.Node, what string) []*yaml.Node {
 
 // testFiles loads tests from a path, glob or directory named in the suite.
 func (r *reader) testFiles(n *yaml.Node, ref string) []*yaml.Node {
-	ref = strings.TrimPrefix(r.interp(n, ref), "file://")
+	ref = strings.TrimPrefix(r.interp(scope{}, n, ref), "file://")
 	pattern, ok := r.path(n, ref)
 	if !ok {
 		return nil
