@@ -24,8 +24,7 @@ type scope struct {
 
 // interp applies ${{ VAR }} (every format; a missing variable is empty, as in AgentV), in the
 // promptfoo-aligned format {{ env.X }} (with AGENTV_REPO_ROOT set to the repository root), and
-// sc's {{ var }}s.
-// n is the node the text came from: a refused variable is reported there.
+// sc's {{ var }}s. n is the node the text came from: a refused variable is reported there.
 func (r *reader) interp(sc scope, n *yaml.Node, s string) string {
 	if !strings.Contains(s, "{{") {
 		return s

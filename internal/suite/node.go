@@ -20,9 +20,11 @@ import (
 // problem has a position and unknown keys are seen. The eval-file reader (reader) and the
 // targets.yaml reader (targetsReader) embed it.
 type decoder struct {
-	opts  LoadOptions
-	file  string // the file whose nodes are being read (changes while reading tests: files)
-	dir   string // the first file's directory: relative paths resolve here
+	opts LoadOptions
+	file string // the file whose nodes are being read (changes while reading tests: files)
+	// dir is the directory of the file loaded (the eval file, targets.yaml): relative paths
+	// resolve here.
+	dir   string
 	diags Diagnostics
 	// refs are the files read or named, relative to the root.
 	refs map[string]bool
@@ -36,7 +38,9 @@ type decoder struct {
 	decoded int
 }
 
-// reader loads one eval file (and the files it pulls in), collecting diagnostics.
+// reader loads one eval file (and the files it pulls in), collecting diagnostics. A test's
+// {{ var }}s are not kept here: they are the scope argument of the methods that read the
+// test's strings.
 type reader struct {
 	decoder
 	format Format
