@@ -12,21 +12,21 @@ var aggregatorKeys = []string{"type", "weights", "threshold", "path", "prompt"}
 // aggregator decodes a composite's aggregator for the grader package. An llm-grader prompt
 // written file://path is read here, relative to the eval file and inside the root, so the
 // grader holds the text; a bare string is the prompt itself (AgentV's rule).
-func (r *reader) aggregator(n *yaml.Node) any {
+func (r *reader) aggregator(sc scope, n *yaml.Node) any {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
-		return r.value(n) // a type name or a mistake: the grader names what it wants
+		return r.value(sc, n) // a type name or a mistake: the grader names what it wants
 	}
 	f, ok := r.fields(n, "aggregator", aggregatorKeys...)
 	if !ok {
 		return nil
 	}
-	agg, _ := r.value(n).(map[string]any)
+	agg, _ := r.value(sc, n).(map[string]any)
 	p := f["prompt"]
 	if p == nil {
 		return agg
 	}
-	s, ok := r.str(p, "aggregator.prompt")
+	s, ok := r.str(sc, p, "aggregator.prompt")
 	if !ok {
 		return agg
 	}

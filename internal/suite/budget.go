@@ -29,7 +29,7 @@ var measuring = extent{nodes: -1}
 // checkBudget walks a document in order as an alias-expanding decoder would, adding to used,
 // and reports an error at the first node (usually an alias) that takes the file past
 // MaxNodes or MaxDepth.
-func (r *reader) checkBudget(doc *yaml.Node, used *int64) bool {
+func (d *decoder) checkBudget(doc *yaml.Node, used *int64) bool {
 	memo := map[*yaml.Node]extent{}
 	var walk func(n *yaml.Node, depth int64) bool
 	walk = func(n *yaml.Node, depth int64) bool {
@@ -41,24 +41,24 @@ func (r *reader) checkBudget(doc *yaml.Node, used *int64) bool {
 			*used += e.nodes
 			switch {
 			case e.cycle:
-				r.errorf(n, "alias *%s refers to a node that contains it: it would expand forever", n.Value)
+				d.errorf(n, "alias *%s refers to a node that contains it: it would expand forever", n.Value)
 				return false
 			case *used > MaxNodes:
-				r.errorf(n, "alias *%s expands the file past %d YAML nodes; evalgate refuses such files (an alias bomb?)", n.Value, MaxNodes)
+				d.errorf(n, "alias *%s expands the file past %d YAML nodes; evalgate refuses such files (an alias bomb?)", n.Value, MaxNodes)
 				return false
 			case depth+e.depth > MaxDepth:
-				r.errorf(n, "alias *%s nests the file deeper than %d levels", n.Value, MaxDepth)
+				d.errorf(n, "alias *%s nests the file deeper than %d levels", n.Value, MaxDepth)
 				return false
 			}
 			return true
 		}
 		*used++
 		if *used > MaxNodes {
-			r.errorf(n, "the file has more than %d YAML nodes", MaxNodes)
+			d.errorf(n, "the file has more than %d YAML nodes", MaxNodes)
 			return false
 		}
 		if depth > MaxDepth {
-			r.errorf(n, "the file nests deeper than %d levels", MaxDepth)
+			d.errorf(n, "the file nests deeper than %d levels", MaxDepth)
 			return false
 		}
 		for _, c := range n.Content {

@@ -2,9 +2,10 @@ package suite
 
 import (
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const ex = "testdata/agentv-examples"
@@ -34,8 +35,11 @@ func TestAgentVRubricExample(t *testing.T) {
 	}
 	// Test 1: three bare strings are one rubrics grader weighing 3, each criterion required.
 	g := s.Tests[0].Graders[0]
-	if len(s.Tests[0].Graders) != 1 || g.Type != "rubrics" || g.Weight != 3 || !reflect.DeepEqual(criteriaIDs(g), []string{"rubric-1", "rubric-2", "rubric-3"}) || !g.Criteria[1].Required {
+	if len(s.Tests[0].Graders) != 1 || g.Type != "rubrics" || g.Weight != 3 || !g.Criteria[1].Required {
 		t.Fatalf("test 1: %+v", g)
+	}
+	if diff := cmp.Diff([]string{"rubric-1", "rubric-2", "rubric-3"}, criteriaIDs(g)); diff != "" {
+		t.Fatalf("test 1 criteria (-want +got):\n%s", diff)
 	}
 	if ref := s.Tests[0].Reference(); !strings.HasPrefix(ref, "Quicksort is a divide-and-conquer") {
 		t.Fatalf("reference answer: %q", ref)
@@ -47,9 +51,11 @@ func TestAgentVRubricExample(t *testing.T) {
 	}
 	// Test 3: rubrics + a code grader with an argv command.
 	gs := s.Tests[2].Graders
-	if len(gs) != 2 || len(gs[0].Criteria) != 4 || gs[1].Type != "code-grader" || gs[1].Name != "python_syntax" ||
-		!reflect.DeepEqual(gs[1].Command, []string{"uv", "run", "python", "check_syntax.py"}) {
+	if len(gs) != 2 || len(gs[0].Criteria) != 4 || gs[1].Type != "code-grader" || gs[1].Name != "python_syntax" {
 		t.Fatalf("test 3: %+v", gs[1])
+	}
+	if diff := cmp.Diff([]string{"uv", "run", "python", "check_syntax.py"}, gs[1].Command); diff != "" {
+		t.Fatalf("test 3 command (-want +got):\n%s", diff)
 	}
 	// Test 4: no assertions → AgentV's implicit freeform judge on the criteria.
 	if gs := s.Tests[3].Graders; len(gs) != 1 || gs[0].Type != "llm-grader" || gs[0].RubricMode() != ModeFreeform {
@@ -62,8 +68,11 @@ func TestAgentVRubricExample(t *testing.T) {
 	for i := range fa.ScoreRanges {
 		fa.ScoreRanges[i].Outcome = ""
 	}
-	if g.RubricMode() != ModeRange || fa.ID != "factual_accuracy" || fa.Weight != 2 || fa.MinScore == nil || *fa.MinScore != 0.8 || fa.Required || !reflect.DeepEqual(fa.ScoreRanges, want) {
+	if g.RubricMode() != ModeRange || fa.ID != "factual_accuracy" || fa.Weight != 2 || fa.MinScore == nil || *fa.MinScore != 0.8 || fa.Required {
 		t.Fatalf("test 5: %+v ranges %v", fa, fa.ScoreRanges)
+	}
+	if diff := cmp.Diff(want, fa.ScoreRanges); diff != "" {
+		t.Fatalf("test 5 ranges (-want +got):\n%s", diff)
 	}
 }
 
@@ -137,8 +146,11 @@ func TestLegacyExample(t *testing.T) {
 		t.Fatalf("description alias / required: %+v", c)
 	}
 	gs := s.Tests[2].Graders
-	if len(gs) != 2 || gs[0].Type != "rubrics" || gs[1].Type != "code-grader" || !reflect.DeepEqual(gs[1].Command, []string{"sh", "-c", "uv run python check_syntax.py"}) {
+	if len(gs) != 2 || gs[0].Type != "rubrics" || gs[1].Type != "code-grader" {
 		t.Fatalf("legacy graders: %+v", gs)
+	}
+	if diff := cmp.Diff([]string{"sh", "-c", "uv run python check_syntax.py"}, gs[1].Command); diff != "" {
+		t.Fatalf("legacy code-grader command (-want +got):\n%s", diff)
 	}
 }
 
@@ -156,8 +168,8 @@ func TestPromptfooExample(t *testing.T) {
 	for _, g := range tc.Graders {
 		types = append(types, g.Type)
 	}
-	if !reflect.DeepEqual(types, []string{"contains", "rubrics", "code-grader", "rubrics"}) {
-		t.Fatalf("grader types %v", types)
+	if diff := cmp.Diff([]string{"contains", "rubrics", "code-grader", "rubrics"}, types); diff != "" {
+		t.Fatalf("grader types (-want +got):\n%s", diff)
 	}
 	value := tc.Graders[3]
 	if value.Criteria[0].Weight != 0.5 || value.Criteria[1].Weight != 1.5 || !value.PromptIsTemplate || !strings.Contains(value.Prompt, "{{ rubrics }}") {
@@ -316,9 +328,14 @@ func TestGraderExtraKeys(t *testing.T) {
 				t.Errorf("want one warning %q, got:\n%s", tt.warning, dump(ds))
 			}
 			g := s.Tests[0].Graders[0]
-			if !reflect.DeepEqual(g.Config, tt.config) || !reflect.DeepEqual(g.Params, tt.params) || g.Target != tt.target || g.Samples != tt.samples {
-				t.Errorf("config %#v params %#v target %q samples %d,\nwant %#v %#v %q %d",
-					g.Config, g.Params, g.Target, g.Samples, tt.config, tt.params, tt.target, tt.samples)
+			if diff := cmp.Diff(tt.config, g.Config); diff != "" {
+				t.Errorf("config (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.params, g.Params); diff != "" {
+				t.Errorf("params (-want +got):\n%s", diff)
+			}
+			if g.Target != tt.target || g.Samples != tt.samples {
+				t.Errorf("target %q samples %d, want %q %d", g.Target, g.Samples, tt.target, tt.samples)
 			}
 		})
 	}
@@ -336,7 +353,7 @@ func TestRunTimePathsStayAsWritten(t *testing.T) {
 	if h := s.Workspace.Hooks.BeforeAll; h == nil || h.Cwd != "../scripts" {
 		t.Errorf("hook %+v, want cwd ../scripts", h)
 	}
-	if g := s.Tests[0].Graders[0]; g.Cwd != "graders" || !reflect.DeepEqual(g.Command, []string{"./check.sh"}) {
-		t.Errorf("grader cwd %q command %q", g.Cwd, g.Command)
+	if g := s.Tests[0].Graders[0]; g.Cwd != "graders" || !cmp.Equal(g.Command, []string{"./check.sh"}) {
+		t.Errorf("grader cwd %q command %q, want graders [./check.sh]", g.Cwd, g.Command)
 	}
 }

@@ -16,47 +16,47 @@ import (
 // files outside it.
 
 // fsRoot is the reader's os.Root, opened on first use.
-func (r *reader) fsRoot() (*os.Root, error) {
-	if r.root == nil && r.rootErr == nil {
-		r.root, r.rootErr = os.OpenRoot(r.opts.Root)
-		if r.rootErr != nil {
-			r.rootErr = fmt.Errorf("open repository root: %w", r.rootErr)
+func (d *decoder) fsRoot() (*os.Root, error) {
+	if d.root == nil && d.rootErr == nil {
+		d.root, d.rootErr = os.OpenRoot(d.opts.Root)
+		if d.rootErr != nil {
+			d.rootErr = fmt.Errorf("open repository root: %w", d.rootErr)
 		}
 	}
-	return r.root, r.rootErr
+	return d.root, d.rootErr
 }
 
-func (r *reader) close() {
-	if r.root != nil {
-		r.root.Close()
+func (d *decoder) close() {
+	if d.root != nil {
+		d.root.Close()
 	}
 }
 
 // relRoot is abs relative to the root, or an error when it lies outside it by its text.
-func (r *reader) relRoot(abs string) (string, error) {
-	rel, ok := fsroot.Rel(r.opts.Root, abs)
+func (d *decoder) relRoot(abs string) (string, error) {
+	rel, ok := fsroot.Rel(d.opts.Root, abs)
 	if !ok {
-		return "", fmt.Errorf("%s is outside the repository root %s", abs, r.opts.Root)
+		return "", fmt.Errorf("%s is outside the repository root %s", abs, d.opts.Root)
 	}
 	return rel, nil
 }
 
 // readFile reads a file inside the root with the size bound and text checks.
-func (r *reader) readFile(abs string) ([]byte, error) {
-	rel, err := r.relRoot(abs)
+func (d *decoder) readFile(abs string) ([]byte, error) {
+	rel, err := d.relRoot(abs)
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := r.fsRoot()
+	fsys, err := d.fsRoot()
 	if err != nil {
 		return nil, err
 	}
-	return fsroot.Read(fsys, r.opts.Root, rel, r.opts.MaxFileSize)
+	return fsroot.Read(fsys, d.opts.Root, rel, d.opts.MaxFileSize)
 }
 
 // fileErr renders a read error of path, naming the file once.
-func (r *reader) fileErr(path string, err error) string {
-	rel := r.rel(path)
+func (d *decoder) fileErr(path string, err error) string {
+	rel := d.rel(path)
 	if msg := err.Error(); strings.HasPrefix(msg, rel+" ") || strings.Contains(msg, " "+rel+":") {
 		return msg
 	}
@@ -64,47 +64,47 @@ func (r *reader) fileErr(path string, err error) string {
 }
 
 // stat stats a path inside the root, following only links that stay inside it.
-func (r *reader) stat(abs string) (fs.FileInfo, error) {
-	rel, err := r.relRoot(abs)
+func (d *decoder) stat(abs string) (fs.FileInfo, error) {
+	rel, err := d.relRoot(abs)
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := r.fsRoot()
+	fsys, err := d.fsRoot()
 	if err != nil {
 		return nil, err
 	}
 	fi, err := fsys.Stat(rel)
 	if err != nil {
-		return nil, fsroot.Err(r.opts.Root, rel, "stat", err)
+		return nil, fsroot.Err(d.opts.Root, rel, "stat", err)
 	}
 	return fi, nil
 }
 
 // readDir lists a directory inside the root.
-func (r *reader) readDir(abs string) ([]fs.DirEntry, error) {
-	rel, err := r.relRoot(abs)
+func (d *decoder) readDir(abs string) ([]fs.DirEntry, error) {
+	rel, err := d.relRoot(abs)
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := r.fsRoot()
+	fsys, err := d.fsRoot()
 	if err != nil {
 		return nil, err
 	}
 	entries, err := fs.ReadDir(fsys.FS(), rel)
 	if err != nil {
-		return nil, fsroot.Err(r.opts.Root, rel, "readdir", err)
+		return nil, fsroot.Err(d.opts.Root, rel, "readdir", err)
 	}
 	return entries, nil
 }
 
 // glob expands an absolute pattern inside the root: directories reached through links that
 // leave the root are not searched.
-func (r *reader) glob(abs string) ([]string, error) {
-	rel, err := r.relRoot(abs)
+func (d *decoder) glob(abs string) ([]string, error) {
+	rel, err := d.relRoot(abs)
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := r.fsRoot()
+	fsys, err := d.fsRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (r *reader) glob(abs string) ([]string, error) {
 		return nil, err
 	}
 	for i, m := range matches {
-		matches[i] = filepath.Join(r.opts.Root, filepath.FromSlash(m))
+		matches[i] = filepath.Join(d.opts.Root, filepath.FromSlash(m))
 	}
 	return matches, nil
 }
@@ -128,8 +128,8 @@ func exists(abs string) bool {
 
 // confine checks that a referenced path, if it exists, stays inside the root (symbolic links
 // included). A missing file is not an error here: the callers that need it say so.
-func (r *reader) confine(abs string) error {
-	_, err := r.stat(abs)
+func (d *decoder) confine(abs string) error {
+	_, err := d.stat(abs)
 	if err == nil || errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -40,13 +40,13 @@ var imageTypes = map[string]string{
 // blocks reads a content list: text, file and image blocks ({type, value}) and bare strings.
 // A file or image that cannot be used is an error at its block; AgentV warns and drops it,
 // which would grade the test on an input its author did not write.
-func (r *reader) blocks(n *yaml.Node, what string, m *Message) {
+func (r *reader) blocks(sc scope, n *yaml.Node, what string, m *Message) {
 	var parts []string
 	m.Blocks = []Block{}
 	for _, c := range n.Content {
 		c = resolve(c)
 		if c.Kind == yaml.ScalarNode {
-			s, _ := r.str(c, what+"[]")
+			s, _ := r.str(sc, c, what+"[]")
 			parts = append(parts, s)
 			m.Blocks = append(m.Blocks, Block{Type: "text", Text: s})
 			continue
@@ -55,18 +55,18 @@ func (r *reader) blocks(n *yaml.Node, what string, m *Message) {
 		if !ok {
 			continue
 		}
-		val := r.optStr(f, "value", what)
+		val := r.optStr(sc, f, "value", what)
 		valNode := f["value"]
 		if val == "" {
-			val, valNode = r.optStr(f, "text", what), f["text"]
+			val, valNode = r.optStr(sc, f, "text", what), f["text"]
 		}
-		switch typ := r.optStr(f, "type", what); typ {
+		switch typ := r.optStr(sc, f, "type", what); typ {
 		case "text", "":
 			parts = append(parts, val)
 			m.Blocks = append(m.Blocks, Block{Type: "text", Text: val})
 		case "file", "image":
 			if val == "" {
-				val, valNode = r.optStr(f, "path", what), f["path"]
+				val, valNode = r.optStr(sc, f, "path", what), f["path"]
 			}
 			if val == "" {
 				r.errorf(c, "%s block needs value: the path of the %s, relative to the eval file", typ, typ)

@@ -3,9 +3,10 @@ package suite
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // wantError checks that ds holds an error at line:col containing want.
@@ -71,8 +72,8 @@ func TestContentLists(t *testing.T) {
 	if q := only.Question(); q != `<file: path="`+brief+`">`+"\n\n"+`<file: path="`+notes+`">` {
 		t.Errorf("files-only question = %q", q)
 	}
-	if !reflect.DeepEqual(only.InputFiles, []string{brief, notes}) {
-		t.Errorf("files-only input files = %v", only.InputFiles)
+	if diff := cmp.Diff([]string{brief, notes}, only.InputFiles); diff != "" {
+		t.Errorf("files-only input files (-want +got):\n%s", diff)
 	}
 	if b := only.Input[0].Blocks[0]; b.Type != "file" || b.Text != "Summarise.\nIn three bullets.\n" || b.Value != "../docs/brief.md" || b.Path != brief {
 		t.Errorf("file block = %+v", b)
@@ -86,8 +87,8 @@ func TestContentLists(t *testing.T) {
 	if img := mixed.Input[1].Blocks[1]; img.Type != "image" || img.MediaType != "image/png" || img.Path != filepath.Join(root, "assets", "diagram.png") {
 		t.Errorf("image block = %+v", img)
 	}
-	if !reflect.DeepEqual(mixed.Input[1].Files, []string{brief}) {
-		t.Errorf("files a model target inlines = %v, want the file block only (never an image)", mixed.Input[1].Files)
+	if diff := cmp.Diff([]string{brief}, mixed.Input[1].Files); diff != "" {
+		t.Errorf("files a model target inlines, want the file block only (never an image) (-want +got):\n%s", diff)
 	}
 	if ref := mixed.Reference(); ref != "Reference:\n\n<file path=\"../expected/answer.txt\">\nThe answer.\n</file>" {
 		t.Errorf("reference = %q", ref)
@@ -97,8 +98,8 @@ func TestContentLists(t *testing.T) {
 	}
 
 	// AgentV's search roots: docs/brief.md is not under evals/, but is from the directory above.
-	if got := s.Tests[2].InputFiles; !reflect.DeepEqual(got, []string{brief}) {
-		t.Errorf("found-above input files = %v, want %s", got, brief)
+	if diff := cmp.Diff([]string{brief}, s.Tests[2].InputFiles); diff != "" {
+		t.Errorf("found-above input files (-want +got):\n%s", diff)
 	}
 	for _, ref := range []string{"docs/brief.md", "evals/notes.md", "assets/diagram.png", "expected/answer.txt"} {
 		if !contains(s.Refs, ref) {
@@ -158,8 +159,8 @@ func TestAgentVContentListExample(t *testing.T) {
 	if got := test.Input[0].Blocks[1].Text; got != string(want) {
 		t.Errorf("prompt block text = %q, want the file", got)
 	}
-	if !reflect.DeepEqual(test.InputFiles, []string{agents, prompt}) {
-		t.Errorf("input files = %v", test.InputFiles)
+	if diff := cmp.Diff([]string{agents, prompt}, test.InputFiles); diff != "" {
+		t.Errorf("input files (-want +got):\n%s", diff)
 	}
 }
 
@@ -177,8 +178,11 @@ func TestAgentVJSONLFileBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	test := s.Tests[0]
-	if !reflect.DeepEqual(test.InputFiles, []string{want}) || !strings.Contains(test.Question(), `<file: path="`+want+`">`) {
-		t.Errorf("%s: input files %v, question %q", test.ID, test.InputFiles, test.Question())
+	if diff := cmp.Diff([]string{want}, test.InputFiles); diff != "" {
+		t.Errorf("%s: input files (-want +got):\n%s", test.ID, diff)
+	}
+	if !strings.Contains(test.Question(), `<file: path="`+want+`">`) {
+		t.Errorf("%s: question %q, want a file block for %s", test.ID, test.Question(), want)
 	}
 	if b := test.Input[1].Blocks[1]; !strings.Contains(b.Text, "SUPERSECRET_INSTRUCTION_MARKER_JAVASCRIPT") {
 		t.Errorf("file block text %q, want the instructions file", b.Text)

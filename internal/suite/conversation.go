@@ -52,8 +52,8 @@ var (
 
 // conversation reads mode: conversation and its fields. ok is false when they are wrong; a
 // conversation field without mode: conversation is an error, as AgentV's validator has it.
-func (r *reader) conversation(n *yaml.Node, f map[string]*yaml.Node, t *Test) (c *Conversation, ok bool) {
-	mode := r.optStr(f, "mode", "test")
+func (r *reader) conversation(sc scope, n *yaml.Node, f map[string]*yaml.Node, t *Test) (c *Conversation, ok bool) {
+	mode := r.optStr(sc, f, "mode", "test")
 	if mode == "" {
 		ok = true
 		for _, k := range conversationKeys {
@@ -76,14 +76,14 @@ func (r *reader) conversation(n *yaml.Node, f map[string]*yaml.Node, t *Test) (c
 			ok = false
 		}
 	}
-	if a := r.optStr(f, "aggregation", "test"); a != "" {
+	if a := r.optStr(sc, f, "aggregation", "test"); a != "" {
 		if a != AggregateMean && a != AggregateMin && a != AggregateMax {
 			r.errorf(f["aggregation"], "test %s: aggregation must be mean, min or max, not %q", t.ID, a)
 			ok = false
 		}
 		c.Aggregation = a
 	}
-	if p := r.optStr(f, "on_turn_failure", "test"); p != "" {
+	if p := r.optStr(sc, f, "on_turn_failure", "test"); p != "" {
 		if p != OnTurnContinue && p != OnTurnStop {
 			r.errorf(f["on_turn_failure"], "test %s: on_turn_failure must be continue or stop, not %q", t.ID, p)
 			ok = false
@@ -91,7 +91,7 @@ func (r *reader) conversation(n *yaml.Node, f map[string]*yaml.Node, t *Test) (c
 		c.OnTurnFailure = p
 	}
 	if w, set := f["window_size"]; set {
-		if size, isInt := r.integer(w, "window_size"); !isInt {
+		if size, isInt := r.integer(sc, w, "window_size"); !isInt {
 			ok = false
 		} else if size < 1 {
 			r.errorf(w, "test %s: window_size must be at least 1 (the user/assistant pairs kept), not %d; leave it out to keep the whole conversation", t.ID, size)
@@ -110,7 +110,7 @@ func (r *reader) conversation(n *yaml.Node, f map[string]*yaml.Node, t *Test) (c
 		return c, false
 	}
 	for i, item := range tn.Content {
-		turn := r.turn(item, t, i+1)
+		turn := r.turn(sc, item, t, i+1)
 		if turn == nil {
 			ok = false
 			continue
@@ -121,7 +121,7 @@ func (r *reader) conversation(n *yaml.Node, f map[string]*yaml.Node, t *Test) (c
 }
 
 // turn reads one turns[] entry; nil when it cannot be used (the error is recorded).
-func (r *reader) turn(n *yaml.Node, t *Test, i int) *Turn {
+func (r *reader) turn(sc scope, n *yaml.Node, t *Test, i int) *Turn {
 	what := fmt.Sprintf("test %s: turns[%d]", t.ID, i-1)
 	f, ok := r.fields(n, what, turnKeys...)
 	if !ok {
@@ -130,17 +130,17 @@ func (r *reader) turn(n *yaml.Node, t *Test, i int) *Turn {
 	turn := &Turn{Pos: r.pos(resolve(n))}
 	in, set := f["input"]
 	if set && !isNull(in) {
-		turn.Input = r.turnInput(in, what+".input")
+		turn.Input = r.turnInput(sc, in, what+".input")
 	}
 	if strings.TrimSpace(turn.Input) == "" {
 		r.errorf(valueNode(n, "input"), "%s needs a non-empty input (the user message of this turn)", what)
 		return nil
 	}
 	if e, set := f["expected_output"]; set && !isNull(e) {
-		turn.ExpectedOutput = r.messages(e, "turns[].expected_output", "assistant")
+		turn.ExpectedOutput = r.messages(sc, e, "turns[].expected_output", "assistant")
 	}
 	if a, set := f["assertions"]; set && !isNull(a) {
-		turn.Graders = r.graders(a, "turns[].assertions")
+		turn.Graders = r.graders(sc, a, "turns[].assertions")
 		turnRubricGroup(a, turn.Graders)
 	}
 	return turn
@@ -148,13 +148,13 @@ func (r *reader) turn(n *yaml.Node, t *Test, i int) *Turn {
 
 // turnInput is a turn's user message: text, or the JSON of structured content (AgentV sends
 // JSON.stringify of it).
-func (r *reader) turnInput(n *yaml.Node, what string) string {
+func (r *reader) turnInput(sc scope, n *yaml.Node, what string) string {
 	n = resolve(n)
 	if n.Kind == yaml.ScalarNode {
-		s, _ := r.str(n, what)
+		s, _ := r.str(sc, n, what)
 		return s
 	}
-	b, err := json.Marshal(r.value(n))
+	b, err := json.Marshal(r.value(sc, n))
 	if err != nil {
 		r.errorf(n, "%s: %v", what, err)
 		return ""

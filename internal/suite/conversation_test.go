@@ -1,8 +1,9 @@
 package suite
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestConversationParse(t *testing.T) {
@@ -61,8 +62,11 @@ func TestConversationParse(t *testing.T) {
 	for _, g := range t1.Graders {
 		names, weights = append(names, g.Name), append(weights, g.Weight)
 	}
-	if !reflect.DeepEqual(names, []string{"turn-rubrics", "contains-Paris"}) || !reflect.DeepEqual(weights, []float64{1, 1}) {
-		t.Errorf("turn 1 graders = %v weights %v", names, weights)
+	if diff := cmp.Diff([]string{"turn-rubrics", "contains-Paris"}, names); diff != "" {
+		t.Errorf("turn 1 graders (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]float64{1, 1}, weights); diff != "" {
+		t.Errorf("turn 1 grader weights (-want +got):\n%s", diff)
 	}
 	if got := len(t1.Graders[0].Criteria); got != 2 {
 		t.Errorf("turn-rubrics criteria = %d", got)

@@ -6,8 +6,8 @@ import (
 	"github.com/evalgate/evalgate/internal/redact"
 )
 
-// field says where interpolated text lands. Only targets.yaml sets it: eval files have no
-// credential fields at all.
+// field says where interpolated text lands in a targets.yaml entry. Eval files have no
+// credential fields at all: their text lands in field{}.
 type field struct {
 	targets bool   // reading a targets.yaml entry
 	path    string // dotted key path inside the entry ("api_key", "env.GH_TOKEN", "byok.api_key")
@@ -15,20 +15,15 @@ type field struct {
 	cred    bool   // a credential field: credential-looking variables may be interpolated here
 }
 
-// enterField moves the interpolation context into mapping key k (targets.yaml only) and
-// returns the function that moves it back.
-func (r *reader) enterField(k string) func() {
-	if !r.field.targets {
-		return func() {}
-	}
-	saved := r.field
-	r.field.path, r.field.key = k, k
-	if saved.path != "" {
-		r.field.path = saved.path + "." + k
+// under is where the text under mapping key k of the entry lands.
+func (f field) under(k string) field {
+	in := field{targets: f.targets, path: k, key: k}
+	if f.path != "" {
+		in.path = f.path + "." + k
 	}
 	// env values are handed to the agent explicitly: that is what they are for.
-	r.field.cred = saved.cred || credentialField(k) || saved.path == "env"
-	return func() { r.field = saved }
+	in.cred = f.cred || credentialField(k) || f.path == "env"
+	return in
 }
 
 // looksLikeCredential reports whether an environment variable's name says it holds a secret

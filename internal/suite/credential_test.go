@@ -3,9 +3,10 @@ package suite
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // env is the process environment the credential tests see.
@@ -94,14 +95,16 @@ func TestCredentialFieldsAndSecrets(t *testing.T) {
 		t.Fatalf("credential fields refused:\n%s", dump(ds))
 	}
 	want := []string{"azure-key-value", "ghs_github_token", "literal-token-1234", "sk-openai-key"}
-	if got := tf.Secrets(); !reflect.DeepEqual(got, want) {
-		t.Errorf("secrets %q, want %q", got, want)
+	if diff := cmp.Diff(want, tf.Secrets()); diff != "" {
+		t.Errorf("secrets (-want +got):\n%s", diff)
 	}
 	gpt, _ := tf.Lookup("gpt")
 	agent, _ := tf.Lookup("agent")
-	if gpt.Settings["api_key"] != "sk-openai-key" || gpt.Settings["model"] != "gpt-x" ||
-		!reflect.DeepEqual(agent.Settings["env"], map[string]any{"GH_TOKEN": "ghs_github_token", "WHO": "ada", "HOME_DIR": "/home/ada"}) {
-		t.Errorf("settings %v / %v", gpt.Settings, agent.Settings)
+	if gpt.Settings["api_key"] != "sk-openai-key" || gpt.Settings["model"] != "gpt-x" {
+		t.Errorf("settings %v", gpt.Settings)
+	}
+	if diff := cmp.Diff(map[string]any{"GH_TOKEN": "ghs_github_token", "WHO": "ada", "HOME_DIR": "/home/ada"}, agent.Settings["env"]); diff != "" {
+		t.Errorf("agent env (-want +got):\n%s", diff)
 	}
 }
 
@@ -115,9 +118,11 @@ func TestUnsetVariablesAreRecorded(t *testing.T) {
 	}
 	gpt, _ := tf.Lookup("gpt")
 	agent, _ := tf.Lookup("agent")
-	if !reflect.DeepEqual(gpt.Unset, map[string]string{"api_key": "MY_KEY", "base_url": "EMPTY"}) ||
-		!reflect.DeepEqual(agent.Unset, map[string]string{"env.GH_TOKEN": "GH_TOKEN"}) {
-		t.Fatalf("unset %v / %v", gpt.Unset, agent.Unset)
+	if diff := cmp.Diff(map[string]string{"api_key": "MY_KEY", "base_url": "EMPTY"}, gpt.Unset); diff != "" {
+		t.Fatalf("gpt unset (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"env.GH_TOKEN": "GH_TOKEN"}, agent.Unset); diff != "" {
+		t.Fatalf("agent unset (-want +got):\n%s", diff)
 	}
 	tests := []struct {
 		cfg  *TargetConfig

@@ -13,7 +13,7 @@ var criterionKeys = []string{"id", "outcome", "criteria", "expected_outcome", "d
 	"min_score", "required_min_score", "operator", "score_ranges"}
 
 // criteria reads rubric items: strings (required, weight 1) or objects.
-func (r *reader) criteria(n *yaml.Node, what string, _ bool) []*Criterion {
+func (r *reader) criteria(sc scope, n *yaml.Node, what string, _ bool) []*Criterion {
 	n = resolve(n)
 	if n.Kind != yaml.SequenceNode {
 		r.errorf(n, "%s must be a list of criteria, not %s", what, kindOf(n))
@@ -29,14 +29,14 @@ func (r *reader) criteria(n *yaml.Node, what string, _ bool) []*Criterion {
 				r.errorf(item, "%s[%d] must be text or a criterion object, not %s", what, i, kindOf(item))
 				continue
 			}
-			s, _ := r.str(item, what)
+			s, _ := r.str(sc, item, what)
 			if strings.TrimSpace(s) == "" {
 				r.errorf(item, "%s[%d] is blank: a criterion needs text for the judge", what, i)
 				continue
 			}
 			c = &Criterion{ID: fmt.Sprintf("rubric-%d", i+1), Outcome: s, Weight: 1, Required: true, Pos: r.pos(item)}
 		} else {
-			c = r.criterion(item, what, i)
+			c = r.criterion(sc, item, what, i)
 		}
 		if c == nil {
 			continue
@@ -52,32 +52,32 @@ func (r *reader) criteria(n *yaml.Node, what string, _ bool) []*Criterion {
 }
 
 // criterion reads one rubric object; nil when it cannot be used (the error is recorded).
-func (r *reader) criterion(n *yaml.Node, what string, i int) *Criterion {
+func (r *reader) criterion(sc scope, n *yaml.Node, what string, i int) *Criterion {
 	f, ok := r.fields(n, what+"[]", criterionKeys...)
 	if !ok {
 		return nil
 	}
 	c := &Criterion{Weight: 1, Pos: r.pos(n)}
-	if c.ID, ok = r.criterionID(f, i); !ok {
+	if c.ID, ok = r.criterionID(sc, f, i); !ok {
 		return nil
 	}
 	for _, k := range []string{"outcome", "criteria", "expected_outcome", "description"} {
 		if c.Outcome == "" {
-			c.Outcome = r.optStr(f, k, "criterion "+c.ID)
+			c.Outcome = r.optStr(sc, f, k, "criterion "+c.ID)
 		}
 	}
-	r.criterionWeight(f, c)
+	r.criterionWeight(sc, f, c)
 	if sr, ok := f["score_ranges"]; ok {
-		c.ScoreRanges = r.scoreRanges(sr, c.ID)
+		c.ScoreRanges = r.scoreRanges(sc, sr, c.ID)
 	}
 	// Checklist items are required unless they say otherwise (AgentV's code and seeds 001/002);
 	// score-range items gate only when asked to.
 	c.Required = len(c.ScoreRanges) == 0 && f["score_ranges"] == nil
 	if q, ok := f["required"]; ok {
-		c.Required, _ = r.boolean(q, "criterion "+c.ID+" required")
+		c.Required, _ = r.boolean(sc, q, "criterion "+c.ID+" required")
 	}
-	r.criterionMinScore(f, c)
-	r.criterionOperator(f, c)
+	r.criterionMinScore(sc, f, c)
+	r.criterionOperator(sc, f, c)
 	if strings.TrimSpace(c.Outcome) == "" && f["score_ranges"] == nil {
 		r.errorf(n, "criterion %s has no outcome", c.ID)
 		return nil
@@ -86,20 +86,20 @@ func (r *reader) criterion(n *yaml.Node, what string, i int) *Criterion {
 }
 
 // criterionID is the criterion's own id, or its position in the list (rubric-N) when it has none.
-func (r *reader) criterionID(f map[string]*yaml.Node, i int) (string, bool) {
-	id := r.optStr(f, "id", "criterion")
+func (r *reader) criterionID(sc scope, f map[string]*yaml.Node, i int) (string, bool) {
+	id := r.optStr(sc, f, "id", "criterion")
 	if id == "" {
 		return fmt.Sprintf("rubric-%d", i+1), true
 	}
 	return id, r.checkName(f["id"], "criterion id", id)
 }
 
-func (r *reader) criterionWeight(f map[string]*yaml.Node, c *Criterion) {
+func (r *reader) criterionWeight(sc scope, f map[string]*yaml.Node, c *Criterion) {
 	w, ok := f["weight"]
 	if !ok {
 		return
 	}
-	if v, ok := r.num(w, "criterion "+c.ID+" weight"); ok {
+	if v, ok := r.num(sc, w, "criterion "+c.ID+" weight"); ok {
 		if v < 0 {
 			r.errorf(w, "criterion %s: weight must not be negative, not %v", c.ID, v)
 		}
@@ -109,9 +109,9 @@ func (r *reader) criterionWeight(f map[string]*yaml.Node, c *Criterion) {
 
 // criterionMinScore reads min_score (0-1], or the deprecated required_min_score (an integer
 // 0-10); min_score wins when both are set.
-func (r *reader) criterionMinScore(f map[string]*yaml.Node, c *Criterion) {
+func (r *reader) criterionMinScore(sc scope, f map[string]*yaml.Node, c *Criterion) {
 	if m, ok := f["required_min_score"]; ok {
-		if v, ok := r.integer(m, "required_min_score"); ok {
+		if v, ok := r.integer(sc, m, "required_min_score"); ok {
 			if v < 0 || v > 10 {
 				r.errorf(m, "criterion %s: required_min_score must be an integer 0-10, not %d", c.ID, v)
 			} else {
@@ -122,7 +122,7 @@ func (r *reader) criterionMinScore(f map[string]*yaml.Node, c *Criterion) {
 		}
 	}
 	if m, ok := f["min_score"]; ok {
-		if v, ok := r.num(m, "min_score"); ok {
+		if v, ok := r.num(sc, m, "min_score"); ok {
 			if v <= 0 || v > 1 {
 				r.errorf(m, "criterion %s: min_score must be in (0, 1], not %v", c.ID, v)
 			} else {
@@ -133,8 +133,8 @@ func (r *reader) criterionMinScore(f map[string]*yaml.Node, c *Criterion) {
 }
 
 // criterionOperator reads the operator; an unknown one is only a warning, since AgentV ignores it.
-func (r *reader) criterionOperator(f map[string]*yaml.Node, c *Criterion) {
-	op := r.optStr(f, "operator", "criterion")
+func (r *reader) criterionOperator(sc scope, f map[string]*yaml.Node, c *Criterion) {
+	op := r.optStr(sc, f, "operator", "criterion")
 	if op == "" {
 		return
 	}
@@ -148,16 +148,16 @@ func (r *reader) criterionOperator(f map[string]*yaml.Node, c *Criterion) {
 // scoreRanges reads the map form ({0: text, 5: text}; keys are lower bounds, the first must be
 // 0, the last band ends at 10) or the list form ([{score_range: [lo, hi], outcome}]), then
 // checks the bands are integers 0-10 that neither overlap nor leave gaps.
-func (r *reader) scoreRanges(n *yaml.Node, id string) []ScoreRange {
+func (r *reader) scoreRanges(sc scope, n *yaml.Node, id string) []ScoreRange {
 	n = resolve(n)
 	var out []ScoreRange
 	var at []*yaml.Node // where each range was written, for the coverage errors
 	var ok bool
 	switch n.Kind {
 	case yaml.MappingNode:
-		out, at, ok = r.scoreRangeMap(n, id)
+		out, at, ok = r.scoreRangeMap(sc, n, id)
 	case yaml.SequenceNode:
-		out, at, ok = r.scoreRangeList(n, id)
+		out, at, ok = r.scoreRangeList(sc, n, id)
 	default:
 		r.errorf(n, "criterion %s: score_ranges must be a mapping or a list, not %s", id, kindOf(n))
 		return nil
@@ -176,8 +176,8 @@ type scoreBand struct {
 }
 
 // scoreRangeMap reads the map form; each band ends where the next begins, the last at 10.
-func (r *reader) scoreRangeMap(n *yaml.Node, id string) ([]ScoreRange, []*yaml.Node, bool) {
-	bands, ok := r.scoreBands(n, id)
+func (r *reader) scoreRangeMap(sc scope, n *yaml.Node, id string) ([]ScoreRange, []*yaml.Node, bool) {
+	bands, ok := r.scoreBands(sc, n, id)
 	if !ok {
 		return nil, nil, false
 	}
@@ -200,7 +200,7 @@ func (r *reader) scoreRangeMap(n *yaml.Node, id string) ([]ScoreRange, []*yaml.N
 }
 
 // scoreBands reads the map form's entries in file order, stopping at the first bad one.
-func (r *reader) scoreBands(n *yaml.Node, id string) ([]scoreBand, bool) {
+func (r *reader) scoreBands(sc scope, n *yaml.Node, id string) ([]scoreBand, bool) {
 	var bands []scoreBand
 	seen := map[int]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -215,7 +215,7 @@ func (r *reader) scoreBands(n *yaml.Node, id string) ([]scoreBand, bool) {
 			return nil, false
 		}
 		seen[lo] = true
-		text, _ := r.str(v, "score range text")
+		text, _ := r.str(sc, v, "score range text")
 		if strings.TrimSpace(text) == "" {
 			r.errorf(v, "criterion %s: score range %d has no description", id, lo)
 			return nil, false
@@ -226,11 +226,11 @@ func (r *reader) scoreBands(n *yaml.Node, id string) ([]scoreBand, bool) {
 }
 
 // scoreRangeList reads the list form, stopping at the first bad item.
-func (r *reader) scoreRangeList(n *yaml.Node, id string) ([]ScoreRange, []*yaml.Node, bool) {
+func (r *reader) scoreRangeList(sc scope, n *yaml.Node, id string) ([]ScoreRange, []*yaml.Node, bool) {
 	var out []ScoreRange
 	var at []*yaml.Node
 	for _, item := range n.Content {
-		sr, node, ok := r.scoreRangeItem(item, id)
+		sr, node, ok := r.scoreRangeItem(sc, item, id)
 		if !ok {
 			return nil, nil, false
 		}
@@ -241,7 +241,7 @@ func (r *reader) scoreRangeList(n *yaml.Node, id string) ([]ScoreRange, []*yaml.
 }
 
 // scoreRangeItem reads one {score_range: [lo, hi], outcome} item and the node of its range.
-func (r *reader) scoreRangeItem(item *yaml.Node, id string) (ScoreRange, *yaml.Node, bool) {
+func (r *reader) scoreRangeItem(sc scope, item *yaml.Node, id string) (ScoreRange, *yaml.Node, bool) {
 	f, ok := r.fields(item, "score range", "score_range", "outcome", "expected_outcome", "description")
 	if !ok {
 		return ScoreRange{}, nil, false
@@ -251,15 +251,15 @@ func (r *reader) scoreRangeItem(item *yaml.Node, id string) (ScoreRange, *yaml.N
 		r.errorf(item, "criterion %s: score_range must be [min, max]", id)
 		return ScoreRange{}, nil, false
 	}
-	lo, ok1 := r.integer(sr.Content[0], "score_range min")
-	hi, ok2 := r.integer(sr.Content[1], "score_range max")
+	lo, ok1 := r.integer(sc, sr.Content[0], "score_range min")
+	hi, ok2 := r.integer(sc, sr.Content[1], "score_range max")
 	if !ok1 || !ok2 {
 		return ScoreRange{}, nil, false
 	}
-	text := r.optStr(f, "outcome", "score range")
+	text := r.optStr(sc, f, "outcome", "score range")
 	for _, k := range []string{"expected_outcome", "description"} {
 		if text == "" {
-			text = r.optStr(f, k, "score range")
+			text = r.optStr(sc, f, k, "score range")
 		}
 	}
 	if strings.TrimSpace(text) == "" {

@@ -91,32 +91,32 @@ func (r *reader) customDirsUp(visit func(dir string) bool) {
 
 // customGrader builds the grader of a custom assertion type whose module is at module. As in
 // AgentV, every key but its own goes to config.
-func (r *reader) customGrader(n *yaml.Node, f map[string]*yaml.Node, name, module string, extra []string) *Grader {
+func (r *reader) customGrader(sc scope, n *yaml.Node, f map[string]*yaml.Node, name, module string, extra []string) *Grader {
 	p, ok := r.path(f["type"], module)
 	if !ok {
 		return nil
 	}
 	g := &Grader{Type: name, Custom: p, Weight: 1, Pos: r.pos(n)}
-	if g.Name, ok = r.graderName(f); !ok {
+	if g.Name, ok = r.graderName(sc, f); !ok {
 		return nil
 	}
 	if g.Name == "" {
 		g.Name = name
 	}
-	r.graderCommon(f, g)
-	r.extraConfig(f, g, extra)
+	r.graderCommon(sc, f, g)
+	r.extraConfig(sc, f, g, extra)
 	return g
 }
 
 // extraConfig adds a grader's extra keys to its config; config: wins over a same-named key,
 // as in AgentV.
-func (r *reader) extraConfig(f map[string]*yaml.Node, g *Grader, extra []string) {
+func (r *reader) extraConfig(sc scope, f map[string]*yaml.Node, g *Grader, extra []string) {
 	for _, k := range extra {
 		if g.Config == nil {
 			g.Config = map[string]any{}
 		}
 		if _, set := g.Config[k]; !set {
-			g.Config[k] = r.value(f[k])
+			g.Config[k] = r.value(sc, f[k])
 		}
 	}
 }

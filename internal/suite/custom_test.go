@@ -3,9 +3,10 @@ package suite
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestCustomAssertionTypes(t *testing.T) {
@@ -50,8 +51,11 @@ func TestCustomAssertionTypes(t *testing.T) {
 			t.Errorf("grader %d = %s/%s %s, want %s/%s %s", i, g.Name, g.Type, g.Custom, tt.name, tt.typ, tt.module)
 		}
 	}
-	if g := gs[0]; g.Weight != 2 || !reflect.DeepEqual(g.Config, map[string]any{"min_words": 5, "strict": true}) {
-		t.Errorf("word-count weight %v config %v", g.Weight, g.Config)
+	if g := gs[0]; g.Weight != 2 {
+		t.Errorf("word-count weight %v, want 2", g.Weight)
+	}
+	if diff := cmp.Diff(map[string]any{"min_words": 5, "strict": true}, gs[0].Config); diff != "" {
+		t.Errorf("word-count config (-want +got):\n%s", diff)
 	}
 	if !gs[4].Negate {
 		t.Error("negate lost")
@@ -142,14 +146,21 @@ func TestPromptCommand(t *testing.T) {
 	}
 	root := filepath.Dir(s.Dir)
 	gs := s.Tests[0].Graders
-	if g := gs[0]; !reflect.DeepEqual(g.PromptCommand, []string{"node", filepath.Join(root, "prompts/grader.mjs")}) ||
-		!reflect.DeepEqual(g.Config, map[string]any{"rubric": "r", "strictMode": true}) || g.Prompt != "" {
-		t.Errorf("with-config: command %v config %v prompt %q (prompt.config replaces the extra keys, as in AgentV)", g.PromptCommand, g.Config, g.Prompt)
+	if diff := cmp.Diff([]string{"node", filepath.Join(root, "prompts/grader.mjs")}, gs[0].PromptCommand); diff != "" {
+		t.Errorf("with-config: command (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"rubric": "r", "strictMode": true}, gs[0].Config); diff != "" {
+		t.Errorf("with-config: config, which prompt.config replaces as in AgentV (-want +got):\n%s", diff)
+	}
+	if gs[0].Prompt != "" {
+		t.Errorf("with-config: prompt %q, want none", gs[0].Prompt)
 	}
 	// script: is AgentV's old name; the script is found from the directory above, as AgentV does.
-	if g := gs[1]; !reflect.DeepEqual(g.PromptCommand, []string{"node", filepath.Join(root, "shared/common.mjs")}) ||
-		!reflect.DeepEqual(g.Config, map[string]any{"tone": "formal"}) {
-		t.Errorf("alias: command %v config %v", g.PromptCommand, g.Config)
+	if diff := cmp.Diff([]string{"node", filepath.Join(root, "shared/common.mjs")}, gs[1].PromptCommand); diff != "" {
+		t.Errorf("alias: command (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"tone": "formal"}, gs[1].Config); diff != "" {
+		t.Errorf("alias: config (-want +got):\n%s", diff)
 	}
 	for _, ref := range []string{"prompts/grader.mjs", "shared/common.mjs"} {
 		if !contains(s.Refs, ref) {
@@ -214,8 +225,8 @@ func TestAgentVPromptTemplateExample(t *testing.T) {
 	}
 	for i, test := range s.Tests {
 		g := test.Graders[0]
-		if !reflect.DeepEqual(g.PromptCommand, []string{"bun", "run", script}) {
-			t.Errorf("%s: command %v", test.ID, g.PromptCommand)
+		if diff := cmp.Diff([]string{"bun", "run", script}, g.PromptCommand); diff != "" {
+			t.Errorf("%s: command (-want +got):\n%s", test.ID, diff)
 		}
 		if i == 1 && (g.Config["strictMode"] != true || !strings.HasPrefix(g.Config["rubric"].(string), "- Must mention Promises")) {
 			t.Errorf("%s: config %v", test.ID, g.Config)

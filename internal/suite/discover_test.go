@@ -3,9 +3,10 @@ package suite
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func discoveryTree(t *testing.T) string {
@@ -73,11 +74,11 @@ func TestSearch(t *testing.T) {
 				}
 				return out
 			}
-			if got := rel(d.Files); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("files %q, want %q", got, tt.want)
+			if diff := cmp.Diff(tt.want, rel(d.Files)); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
 			}
-			if tt.others != nil && !reflect.DeepEqual(rel(d.Others), tt.others) {
-				t.Errorf("others %q, want %q", rel(d.Others), tt.others)
+			if diff := cmp.Diff(tt.others, rel(d.Others)); tt.others != nil && diff != "" {
+				t.Errorf("others (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -3,9 +3,10 @@ package suite
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // loadPolicy loads body as name under policy, with DATABASE_URL and friends set.
@@ -83,12 +84,12 @@ func TestCredentialFieldReadsAreSecrets(t *testing.T) {
 	if tf == nil || ds.HasErrors() {
 		t.Fatalf("%v", ds)
 	}
-	if got := tf.Secrets(); !reflect.DeepEqual(got, []string{"postgres://app:hunter2@db/prod"}) {
-		t.Errorf("secrets %q", got)
+	if diff := cmp.Diff([]string{"postgres://app:hunter2@db/prod"}, tf.Secrets()); diff != "" {
+		t.Errorf("secrets (-want +got):\n%s", diff)
 	}
 	a, _ := tf.Lookup("a")
-	if want := map[string][]string{"env.DATABASE_URL": {"DATABASE_URL"}, "env.WHERE": {"HOME"}}; !reflect.DeepEqual(a.Reads, want) {
-		t.Errorf("reads %v, want %v", a.Reads, want)
+	if diff := cmp.Diff(map[string][]string{"env.DATABASE_URL": {"DATABASE_URL"}, "env.WHERE": {"HOME"}}, a.Reads); diff != "" {
+		t.Errorf("reads (-want +got):\n%s", diff)
 	}
 	if p := a.PosOf("env"); p.Line != 5 {
 		t.Errorf("env at %v", p)

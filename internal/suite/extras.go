@@ -43,7 +43,7 @@ func (r *reader) promptfooSuite(f map[string]*yaml.Node, s *Suite, d *defaults) 
 	}
 	if e, ok := f["evaluate_options"]; ok {
 		if ef, _ := r.quietFields(e); ef != nil && ef["max_concurrency"] != nil {
-			s.Workers, _ = r.integer(ef["max_concurrency"], "evaluate_options.max_concurrency")
+			s.Workers, _ = r.integer(scope{}, ef["max_concurrency"], "evaluate_options.max_concurrency")
 		}
 	}
 	if dt, ok := f["default_test"]; ok {
@@ -55,7 +55,7 @@ func (r *reader) promptfooSuite(f map[string]*yaml.Node, s *Suite, d *defaults) 
 func (r *reader) defaultTest(n *yaml.Node, d *defaults) {
 	n = resolve(n)
 	if n.Kind == yaml.ScalarNode {
-		ref := r.interp(n, n.Value)
+		ref := r.interp(scope{}, n, n.Value)
 		if name, ok := strings.CutPrefix(ref, "ref://"); ok {
 			ref = r.lookupRef(n, name)
 			if ref == "" {
@@ -83,20 +83,20 @@ func (r *reader) defaultTest(n *yaml.Node, d *defaults) {
 		return
 	}
 	if v, ok := f["vars"]; ok {
-		d.vars, _ = r.value(v).(map[string]any)
+		d.vars, _ = r.value(scope{}, v).(map[string]any)
 	}
 	if a, ok := f["assert"]; ok {
-		d.graders = append(d.graders, r.graders(a, "default_test.assert")...)
+		d.graders = append(d.graders, r.graders(scope{}, a, "default_test.assert")...)
 	}
 	if t, ok := f["threshold"]; ok {
-		d.threshold = r.threshold(t, "default_test.threshold")
+		d.threshold = r.threshold(scope{}, t, "default_test.threshold")
 	}
 	if o, ok := f["options"]; ok {
 		if of, _ := r.quietFields(o); of != nil && of["provider"] != nil {
 			d.judge = r.defaultJudge(of["provider"])
 		}
 		if of, _ := r.quietFields(o); of != nil && of["rubric_prompt"] != nil {
-			p, _ := r.str(of["rubric_prompt"], "options.rubric_prompt")
+			p, _ := r.str(scope{}, of["rubric_prompt"], "options.rubric_prompt")
 			if strings.HasPrefix(p, "file://") {
 				if path, ok := r.path(of["rubric_prompt"], p); ok {
 					data, err := r.readFile(path)
@@ -119,10 +119,10 @@ func (r *reader) defaultJudge(n *yaml.Node) string {
 	name := ""
 	switch n.Kind {
 	case yaml.ScalarNode:
-		name = r.interp(n, n.Value)
+		name = r.interp(scope{}, n, n.Value)
 	case yaml.MappingNode:
 		if pf, _ := r.quietFields(n); pf != nil && pf["id"] != nil {
-			name = r.interp(pf["id"], pf["id"].Value)
+			name = r.interp(scope{}, pf["id"], pf["id"].Value)
 		}
 	}
 	if name == "" {
@@ -173,7 +173,7 @@ func (r *reader) refIn(n *yaml.Node, path, name string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	ref, ok := r.str(v, "refs."+name)
+	ref, ok := r.str(scope{}, v, "refs."+name)
 	if !ok {
 		return "", true
 	}

@@ -9,46 +9,46 @@ import (
 )
 
 // graderSpecific reads the fields that belong to the grader's type.
-func (r *reader) graderSpecific(n *yaml.Node, f map[string]*yaml.Node, g *Grader, rawType string) {
+func (r *reader) graderSpecific(sc scope, n *yaml.Node, f map[string]*yaml.Node, g *Grader, rawType string) {
 	switch g.Type {
 	case "rubrics", "llm-grader":
-		r.rubricGrader(f, g, rawType)
+		r.rubricGrader(sc, f, g, rawType)
 	case "likert":
-		g.Likert = r.likert(n, f)
+		g.Likert = r.likert(sc, n, f)
 	case "code-grader":
-		r.codeGrader(f, g)
+		r.codeGrader(sc, f, g)
 	case "contains-any", "contains-all", "icontains-any", "icontains-all":
-		r.listGrader(f, g)
+		r.listGrader(sc, f, g)
 	case "is-json":
 	case "tool-trajectory", "field-accuracy", "latency", "cost", "token-usage", "execution-metrics", "skill-trigger":
-		r.agentGrader(f, g)
+		r.agentGrader(sc, f, g)
 	case "composite":
-		r.compositeGrader(f, g)
+		r.compositeGrader(sc, f, g)
 	default:
-		r.textGrader(f, g)
+		r.textGrader(sc, f, g)
 	}
 }
 
 // codeGrader reads a script grader's command and settings.
-func (r *reader) codeGrader(f map[string]*yaml.Node, g *Grader) {
+func (r *reader) codeGrader(sc scope, f map[string]*yaml.Node, g *Grader) {
 	cmd := f["command"]
 	if cmd == nil {
 		cmd = f["script"]
 	}
 	if cmd != nil {
-		g.Command = r.command(cmd, "command")
+		g.Command = r.command(sc, cmd, "command")
 	}
 	// cwd stays as written: the grader resolves it against the suite's Dir at run time.
-	g.Cwd = r.optStr(f, "cwd", "grader")
+	g.Cwd = r.optStr(sc, f, "cwd", "grader")
 	// target (true | {max_calls}) is kept as decoded so the grader can refuse it: evalgate
 	// has no target proxy, and ignoring the key would grade without what the script needs.
-	g.Params = r.params(f, "timeout_seconds", "timeout_ms", "target")
+	g.Params = r.params(sc, f, "timeout_seconds", "timeout_ms", "target")
 }
 
 // listGrader reads the value list of contains-any and its kin.
-func (r *reader) listGrader(f map[string]*yaml.Node, g *Grader) {
+func (r *reader) listGrader(sc scope, f map[string]*yaml.Node, g *Grader) {
 	if v, ok := f["value"]; ok {
-		list, ok := r.value(v).([]any)
+		list, ok := r.value(sc, v).([]any)
 		if !ok || len(list) == 0 {
 			r.errorf(v, "%s needs a non-empty list as value", g.Type)
 		}
@@ -58,8 +58,8 @@ func (r *reader) listGrader(f map[string]*yaml.Node, g *Grader) {
 
 // agentGrader reads the settings of the graders that check the agent's run (trajectory,
 // fields, latency, cost, tokens, metrics, skills) as plain values for package grader.
-func (r *reader) agentGrader(f map[string]*yaml.Node, g *Grader) {
-	g.Params = r.params(f, "mode", "expected", "minimums", "args_match", "fields", "aggregation", "threshold",
+func (r *reader) agentGrader(sc scope, f map[string]*yaml.Node, g *Grader) {
+	g.Params = r.params(sc, f, "mode", "expected", "minimums", "args_match", "fields", "aggregation", "threshold",
 		"budget", "max_total", "max_input", "max_output", "max_tool_calls", "max_llm_calls", "max_tokens",
 		"max_cost_usd", "max_duration_ms", "target_exploration_ratio", "exploration_tolerance", "skill", "should_trigger",
 		"maxToolCalls", "maxLlmCalls", "maxTokens", "maxCostUsd", "maxDurationMs", "targetExplorationRatio",
@@ -75,7 +75,7 @@ func (r *reader) agentGrader(f map[string]*yaml.Node, g *Grader) {
 }
 
 // compositeGrader reads a composite's member graders and how their scores combine.
-func (r *reader) compositeGrader(f map[string]*yaml.Node, g *Grader) {
+func (r *reader) compositeGrader(sc scope, f map[string]*yaml.Node, g *Grader) {
 	members := f["assertions"]
 	if members == nil {
 		members = f["evaluators"]
@@ -83,21 +83,21 @@ func (r *reader) compositeGrader(f map[string]*yaml.Node, g *Grader) {
 	if members == nil {
 		r.errorf(f["type"], "composite grader needs assertions")
 	} else {
-		g.Members = r.graders(members, "composite.assertions")
+		g.Members = r.graders(sc, members, "composite.assertions")
 	}
 	if a, ok := f["aggregator"]; ok {
-		g.Params = map[string]any{"aggregator": r.aggregator(a)}
+		g.Params = map[string]any{"aggregator": r.aggregator(sc, a)}
 	}
 }
 
 // textGrader reads the value of the graders that match text (contains, equals, regex, ...);
 // a regex that does not compile is caught here rather than on every answer.
-func (r *reader) textGrader(f map[string]*yaml.Node, g *Grader) {
+func (r *reader) textGrader(sc scope, f map[string]*yaml.Node, g *Grader) {
 	if v, ok := f["value"]; ok {
-		s, _ := r.str(v, g.Type+".value")
+		s, _ := r.str(sc, v, g.Type+".value")
 		g.Value = s
 	}
-	g.Flags = r.optStr(f, "flags", "grader")
+	g.Flags = r.optStr(sc, f, "flags", "grader")
 	if g.Type == "regex" {
 		if s, ok := g.Value.(string); ok {
 			if _, err := regexp.Compile(s); err != nil {
@@ -108,28 +108,28 @@ func (r *reader) textGrader(f map[string]*yaml.Node, g *Grader) {
 }
 
 // rubricGrader reads rubrics / llm-grader / llm-rubric criteria and prompts.
-func (r *reader) rubricGrader(f map[string]*yaml.Node, g *Grader, rawType string) {
+func (r *reader) rubricGrader(sc scope, f map[string]*yaml.Node, g *Grader, rawType string) {
 	for _, k := range []string{"criteria", "rubrics"} {
 		if c, ok := f[k]; ok {
-			g.Criteria = r.criteria(c, k, false)
+			g.Criteria = r.criteria(sc, c, k, false)
 		}
 	}
 	if v, ok := f["value"]; ok { // promptfoo llm-rubric
 		v = resolve(v)
 		if v.Kind == yaml.ScalarNode {
-			s, _ := r.str(v, "value")
+			s, _ := r.str(sc, v, "value")
 			if strings.TrimSpace(s) == "" {
 				r.errorf(v, "%s value is blank: the judge would grade nothing", rawType)
 			}
 			g.Criteria = []*Criterion{{ID: "rubric-1", Outcome: s, Weight: 1, Required: true, Pos: r.pos(v)}}
 		} else {
-			g.Criteria = r.criteria(v, "value", false)
+			g.Criteria = r.criteria(sc, v, "value", false)
 		}
 	}
 	if p, ok := f["prompt"]; ok && p.Kind == yaml.MappingNode {
-		r.promptCommand(p, g)
+		r.promptCommand(sc, p, g)
 	} else if ok {
-		s, _ := r.str(p, "prompt")
+		s, _ := r.str(sc, p, "prompt")
 		if strings.HasPrefix(s, "file://") {
 			if path, ok := r.path(p, s); ok {
 				data, err := r.readFile(path)
@@ -147,21 +147,21 @@ func (r *reader) rubricGrader(f map[string]*yaml.Node, g *Grader, rawType string
 }
 
 // params decodes the named fields into plain values for the grader package.
-func (r *reader) params(f map[string]*yaml.Node, keys ...string) map[string]any {
+func (r *reader) params(sc scope, f map[string]*yaml.Node, keys ...string) map[string]any {
 	out := map[string]any{}
 	for _, k := range keys {
 		if v, ok := f[k]; ok {
-			out[k] = r.value(v)
+			out[k] = r.value(sc, v)
 		}
 	}
 	return out
 }
 
 // command reads an argv list, or a string run by the shell.
-func (r *reader) command(n *yaml.Node, what string) []string {
+func (r *reader) command(sc scope, n *yaml.Node, what string) []string {
 	n = resolve(n)
 	if n.Kind == yaml.ScalarNode {
-		s, _ := r.str(n, what)
+		s, _ := r.str(sc, n, what)
 		return []string{"sh", "-c", s}
 	}
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
@@ -170,7 +170,7 @@ func (r *reader) command(n *yaml.Node, what string) []string {
 	}
 	var argv []string
 	for _, c := range n.Content {
-		s, _ := r.str(c, what+"[]")
+		s, _ := r.str(sc, c, what+"[]")
 		argv = append(argv, s)
 	}
 	// A script named relative to the eval file is a reference: changing it re-runs the suite.

@@ -54,7 +54,7 @@ const customType = "\x00custom"
 
 // graders reads an assertions list. Plain strings are grouped into one rubrics grader at the
 // first string's place, weighing the number of strings (AgentV's rule).
-func (r *reader) graders(n *yaml.Node, what string) []*Grader {
+func (r *reader) graders(sc scope, n *yaml.Node, what string) []*Grader {
 	n = resolve(n)
 	if n.Kind != yaml.SequenceNode {
 		r.errorf(n, "%s must be a list, not %s", what, kindOf(n))
@@ -69,7 +69,7 @@ func (r *reader) graders(n *yaml.Node, what string) []*Grader {
 				r.errorf(item, "%s[]: %s is not a criterion (write text, quoted if it is a number, or a grader mapping)", what, kindOf(item))
 				continue
 			}
-			s, ok := r.str(item, what+"[]")
+			s, ok := r.str(sc, item, what+"[]")
 			if !ok {
 				continue
 			}
@@ -87,10 +87,10 @@ func (r *reader) graders(n *yaml.Node, what string) []*Grader {
 			continue
 		}
 		if inc := keyNode(item, "include"); inc != item {
-			out = append(out, r.include(item, what)...)
+			out = append(out, r.include(sc, item, what)...)
 			continue
 		}
-		if g := r.grader(item, what); g != nil {
+		if g := r.grader(sc, item, what); g != nil {
 			out = append(out, g)
 		}
 	}
@@ -99,9 +99,9 @@ func (r *reader) graders(n *yaml.Node, what string) []*Grader {
 
 // include splices an assertion template: .agentv/templates/<name>.yaml found walking up, or a
 // path relative to the eval file. Depth is bounded and cycles are errors.
-func (r *reader) include(n *yaml.Node, what string) []*Grader {
+func (r *reader) include(sc scope, n *yaml.Node, what string) []*Grader {
 	f, _ := r.fields(n, what+"[]", "include")
-	name, ok := r.str(f["include"], "include")
+	name, ok := r.str(sc, f["include"], "include")
 	if !ok {
 		return nil
 	}
@@ -145,7 +145,7 @@ func (r *reader) include(n *yaml.Node, what string) []*Grader {
 		r.errorf(root, "template %s has no assertions list", name)
 		return nil
 	}
-	return r.graders(tf["assertions"], "template assertions")
+	return r.graders(sc, tf["assertions"], "template assertions")
 }
 
 func (r *reader) findTemplate(name string) string {
@@ -185,12 +185,12 @@ func normaliseType(t string) (string, bool) {
 var placeholder = regexp.MustCompile(`\{\{\s*[a-zA-Z0-9_]+\s*\}\}`)
 
 // grader reads one grader mapping.
-func (r *reader) grader(n *yaml.Node, what string) *Grader {
+func (r *reader) grader(sc scope, n *yaml.Node, what string) *Grader {
 	f, ok := r.fields(n, what+"[]") // keys are checked once the type is known
 	if !ok {
 		return nil
 	}
-	rawType := r.optStr(f, "type", "grader")
+	rawType := r.optStr(sc, f, "type", "grader")
 	typ, neg := normaliseType(rawType)
 	_, known := graderTypes[typ]
 	module := ""
@@ -198,7 +198,7 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 		module = r.customModule(customName(rawType))
 	}
 	if module != "" {
-		return r.customGrader(n, f, customName(rawType), module, r.graderKeys(n, what+"[]", customType))
+		return r.customGrader(sc, n, f, customName(rawType), module, r.graderKeys(n, what+"[]", customType))
 	}
 	extra := r.graderKeys(n, what+"[]", typ)
 	if rawType == "" {
@@ -210,25 +210,25 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 		return nil
 	}
 	g := &Grader{Type: typ, Weight: 1, Negate: neg, Pos: r.pos(n)}
-	if g.Name, ok = r.graderName(f); !ok {
+	if g.Name, ok = r.graderName(sc, f); !ok {
 		return nil
 	}
-	r.graderCommon(f, g)
+	r.graderCommon(sc, f, g)
 	// A script has no judge: its target is AgentV's target proxy switch, not a judge name
 	// (graderSpecific keeps it), and judge settings written on it went to config.
 	if typ != "code-grader" {
-		r.judgeSettings(f, g)
+		r.judgeSettings(sc, f, g)
 	}
-	r.extraConfig(f, g, extra)
+	r.extraConfig(sc, f, g, extra)
 	for _, req := range graderTypes[typ] {
 		if _, ok := f[req]; !ok && !(req == "command" && f["script"] != nil) {
 			r.errorf(n, "%s grader needs %s", typ, req)
 		}
 	}
-	r.graderSpecific(n, f, g, rawType)
+	r.graderSpecific(sc, n, f, g, rawType)
 	if p, ok := f["preprocessors"]; ok {
 		if g.IsJudge() {
-			g.Preprocessors = r.preprocessors(p, "preprocessors")
+			g.Preprocessors = r.preprocessors(sc, p, "preprocessors")
 		} else {
 			r.warnf(keyNode(n, "preprocessors"), "preprocessors only apply to LLM graders (llm-grader, rubrics); ignored on a %s grader", typ)
 		}
@@ -245,10 +245,10 @@ func (r *reader) grader(n *yaml.Node, what string) *Grader {
 
 // graderName reads a grader's name (or promptfoo's metric); ok is false for a name that
 // cannot be printed.
-func (r *reader) graderName(f map[string]*yaml.Node) (name string, ok bool) {
-	name, node := r.optStr(f, "name", "grader"), f["name"]
+func (r *reader) graderName(sc scope, f map[string]*yaml.Node) (name string, ok bool) {
+	name, node := r.optStr(sc, f, "name", "grader"), f["name"]
 	if name == "" {
-		name, node = r.optStr(f, "metric", "grader"), f["metric"]
+		name, node = r.optStr(sc, f, "metric", "grader"), f["metric"]
 	}
 	return name, r.checkName(node, "grader name", name)
 }
@@ -278,9 +278,9 @@ func (r *reader) graderKeys(n *yaml.Node, what, typ string) []string {
 	return extra
 }
 
-func (r *reader) graderCommon(f map[string]*yaml.Node, g *Grader) {
+func (r *reader) graderCommon(sc scope, f map[string]*yaml.Node, g *Grader) {
 	if w, ok := f["weight"]; ok {
-		if v, ok := r.num(w, "weight"); ok {
+		if v, ok := r.num(sc, w, "weight"); ok {
 			if v < 0 {
 				r.errorf(w, "weight must not be negative, not %v", v)
 			}
@@ -289,18 +289,18 @@ func (r *reader) graderCommon(f map[string]*yaml.Node, g *Grader) {
 	}
 	if q, ok := f["required"]; ok {
 		if q.Kind == yaml.ScalarNode && (q.Tag == "!!int" || q.Tag == "!!float") {
-			if v, ok := r.num(q, "required"); ok {
+			if v, ok := r.num(sc, q, "required"); ok {
 				if v <= 0 || v > 1 {
 					r.errorf(q, "required as a number is a minimum score in (0, 1], not %v", v)
 				}
 				g.Required, g.MinScore = true, &v
 			}
 		} else {
-			g.Required, _ = r.boolean(q, "required")
+			g.Required, _ = r.boolean(sc, q, "required")
 		}
 	}
 	if m, ok := f["min_score"]; ok {
-		if v, ok := r.num(m, "min_score"); ok {
+		if v, ok := r.num(sc, m, "min_score"); ok {
 			if v <= 0 || v > 1 {
 				r.errorf(m, "min_score must be in (0, 1], not %v", v)
 			}
@@ -310,7 +310,7 @@ func (r *reader) graderCommon(f map[string]*yaml.Node, g *Grader) {
 	if m, ok := f["threshold"]; ok && (g.Type == "rubrics" || g.Type == "llm-grader") && f["required"] == nil && f["min_score"] == nil {
 		// promptfoo's assertion threshold: the assertion (so the test) fails below it —
 		// evalgate's required grader with that min_score. Ignoring it would pass what fails.
-		if v, ok := r.num(m, "threshold"); ok {
+		if v, ok := r.num(sc, m, "threshold"); ok {
 			if v <= 0 || v > 1 {
 				r.errorf(m, "threshold must be in (0, 1], not %v", v)
 			}
@@ -318,18 +318,18 @@ func (r *reader) graderCommon(f map[string]*yaml.Node, g *Grader) {
 		}
 	}
 	if v, ok := f["negate"]; ok {
-		b, _ := r.boolean(v, "negate")
+		b, _ := r.boolean(sc, v, "negate")
 		g.Negate = g.Negate || b
 	}
 	if c, ok := f["config"]; ok {
-		g.Config, _ = r.value(c).(map[string]any)
+		g.Config, _ = r.value(sc, c).(map[string]any)
 	}
 }
 
 // judgeSettings reads the fields that tune a grader's judge.
-func (r *reader) judgeSettings(f map[string]*yaml.Node, g *Grader) {
+func (r *reader) judgeSettings(sc scope, f map[string]*yaml.Node, g *Grader) {
 	if v, ok := f["samples"]; ok {
-		if k, ok := r.integer(v, "samples"); ok {
+		if k, ok := r.integer(sc, v, "samples"); ok {
 			if k < 1 || k > 20 {
 				r.errorf(v, "samples must be between 1 and 20, not %d", k)
 			}
@@ -337,13 +337,13 @@ func (r *reader) judgeSettings(f map[string]*yaml.Node, g *Grader) {
 		}
 	}
 	if v, ok := f["temperature"]; ok {
-		if t, ok := r.num(v, "temperature"); ok {
+		if t, ok := r.num(sc, v, "temperature"); ok {
 			g.Temperature = &t
 		}
 	}
-	g.Target = r.optStr(f, "target", "grader")
+	g.Target = r.optStr(sc, f, "target", "grader")
 	if g.Target == "" {
-		g.Target = r.optStr(f, "provider", "grader")
+		g.Target = r.optStr(sc, f, "provider", "grader")
 	}
 }
 

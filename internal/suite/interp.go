@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -17,85 +16,77 @@ var (
 	templateVr = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}`)
 )
 
-// interp applies ${{ VAR }} (every format; a missing variable is empty, as in AgentV), and in
-// the promptfoo-aligned format {{ env.X }} (with AGENTV_REPO_ROOT set to the repository root).
-// n is the node the text came from: a refused variable is reported there.
-func (r *reader) interp(n *yaml.Node, s string) string {
+// scope is what {{ var }} renders from: a test's vars while the test's own strings are read.
+// Suite-level strings are read in the zero scope, which renders none.
+type scope struct {
+	vars map[string]any
+}
+
+// interp applies ${{ VAR }} (every format; a missing variable is empty, as in AgentV), in the
+// promptfoo-aligned format {{ env.X }} (with AGENTV_REPO_ROOT set to the repository root), and
+// sc's {{ var }}s. n is the node the text came from: a refused variable is reported there.
+func (r *reader) interp(sc scope, n *yaml.Node, s string) string {
 	if !strings.Contains(s, "{{") {
 		return s
 	}
 	s = envVar.ReplaceAllStringFunc(s, func(m string) string {
 		name := envVar.FindStringSubmatch(m)[1]
-		return r.envValue(n, name, "${{ "+name+" }}")
+		v, _ := r.env(n, name, "${{ "+name+" }}", field{})
+		return v
 	})
 	if r.format == FormatPromptfoo {
 		s = nunjucks.ReplaceAllStringFunc(s, func(m string) string {
 			name := nunjucks.FindStringSubmatch(m)[1]
-			return r.envValue(n, name, "{{ env."+name+" }}")
+			v, _ := r.env(n, name, "{{ env."+name+" }}", field{})
+			return v
 		})
 	}
-	if r.vars != nil {
-		s = renderVars(s, r.vars)
+	if sc.vars != nil {
+		s = renderVars(s, sc.vars)
 	}
 	return s
 }
 
-// envValue is one interpolated variable. A credential-looking variable is refused anywhere
+// env is one interpolated variable, read where f says the text lands (field{} in an eval
+// file); ok is false when it is refused. A credential-looking variable is refused anywhere
 // but a credential field of targets.yaml: interpolated into a test id, a prompt or a base_url,
 // the value would reach the PR comment, the judge or a host the PR chose. With an EnvPolicy,
 // any other variable must be allowed by it (see EnvPolicy.allows).
-func (r *reader) envValue(n *yaml.Node, name, written string) string {
-	if looksLikeCredential(name) && !r.field.cred {
-		r.errorf(n, "%s looks like a credential; credentials may only be interpolated into api_key or env of targets.yaml", written)
-		return ""
+func (d *decoder) env(n *yaml.Node, name, written string, f field) (v string, ok bool) {
+	if looksLikeCredential(name) && !f.cred {
+		d.errorf(n, "%s looks like a credential; credentials may only be interpolated into api_key or env of targets.yaml", written)
+		return "", false
 	}
-	if p := r.opts.Env; !p.allows(name, r.field) {
+	if p := d.opts.Env; !p.allows(name, f) {
 		msg := fmt.Sprintf("%s reads an environment variable that is not allowed; declare it with the action input env_allow: %s (or evalgate --allow-env %s), or use it in a credential field of targets.yaml", written, name, name)
 		if name == "PWD" {
 			// The shell sets PWD; evalgate's container starts no shell, so it is empty there.
 			msg += "; for a path in the repository write ${{ AGENTV_REPO_ROOT }}/… (PWD is empty in evalgate's container)"
 		}
 		if !p.Warn {
-			r.errorf(n, "%s", msg)
-			return ""
+			d.errorf(n, "%s", msg)
+			return "", false
 		}
-		r.warnf(n, "%s (evalgate run refuses it)", msg)
+		d.warnf(n, "%s (evalgate run refuses it)", msg)
 	}
-	v := r.getenv(name)
-	if !r.field.targets {
-		return v
-	}
-	if r.field.path != "" && !slices.Contains(r.reads[r.field.path], name) {
-		r.reads[r.field.path] = append(r.reads[r.field.path], name)
-	}
-	switch {
-	case v == "":
-		if _, ok := r.unset[r.field.path]; !ok {
-			r.unset[r.field.path] = name
-		}
-	case r.field.cred && !Builtin(name) && !publicVar(name):
-		// Whatever a credential field reads from the environment is treated as a secret:
-		// env: DATABASE_URL: ${{ DATABASE_URL }} names no credential, and holds one.
-		r.secrets = append(r.secrets, v)
-	}
-	return v
+	return d.getenv(name), true
 }
 
-func (r *reader) getenv(k string) string {
+func (d *decoder) getenv(k string) string {
 	if k == repoRootVar {
-		if v := r.callGetenv(k); v != "" {
+		if v := d.callGetenv(k); v != "" {
 			return v
 		}
-		return r.opts.Root
+		return d.opts.Root
 	}
-	return r.callGetenv(k)
+	return d.callGetenv(k)
 }
 
-func (r *reader) callGetenv(k string) string {
-	if r.opts.Getenv == nil {
+func (d *decoder) callGetenv(k string) string {
+	if d.opts.Getenv == nil {
 		return ""
 	}
-	return r.opts.Getenv(k)
+	return d.opts.Getenv(k)
 }
 
 // renderVars replaces {{ name }} and {{ a.b }} with a test's vars; unknown names stay as

@@ -8,9 +8,9 @@ import (
 )
 
 // likert reads a Potato rubric_eval scheme, inline or from scheme: file://potato.yaml#name.
-func (r *reader) likert(n *yaml.Node, f map[string]*yaml.Node) *LikertScheme {
+func (r *reader) likert(sc scope, n *yaml.Node, f map[string]*yaml.Node) *LikertScheme {
 	if ref, ok := f["scheme"]; ok {
-		s, _ := r.str(ref, "scheme")
+		s, _ := r.str(sc, ref, "scheme")
 		file, name, _ := strings.Cut(s, "#")
 		path, ok := r.path(ref, file)
 		if !ok {
@@ -34,41 +34,41 @@ func (r *reader) likert(n *yaml.Node, f map[string]*yaml.Node) *LikertScheme {
 			r.errorf(root, "%s has no annotation_schemes list", r.file)
 			return nil
 		}
-		for _, sc := range schemes.Content {
-			sf, _ := r.quietFields(sc)
+		for _, sn := range schemes.Content {
+			sf, _ := r.quietFields(sn)
 			if sf == nil || resolve(sf["annotation_type"]).Value != "rubric_eval" {
 				continue
 			}
 			if name == "" || resolve(sf["name"]).Value == name {
-				return r.scheme(sc)
+				return r.scheme(sc, sn)
 			}
 		}
 		r.errorf(ref, "no rubric_eval scheme %q in %s", name, r.file)
 		return nil
 	}
-	return r.scheme(n)
+	return r.scheme(sc, n)
 }
 
-func (r *reader) scheme(n *yaml.Node) *LikertScheme {
+func (r *reader) scheme(sc scope, n *yaml.Node) *LikertScheme {
 	f, ok := r.fields(n, "rubric_eval", append(commonGraderKeys, "criteria")...)
 	if !ok {
 		return nil
 	}
-	s := &LikertScheme{Name: r.optStr(f, "name", "rubric_eval"), Min: 1, Max: 5, Labels: map[int]string{}}
-	if sc, ok := f["scale"]; ok {
-		sf, _ := r.fields(sc, "scale", "min", "max", "labels")
+	s := &LikertScheme{Name: r.optStr(sc, f, "name", "rubric_eval"), Min: 1, Max: 5, Labels: map[int]string{}}
+	if scale, ok := f["scale"]; ok {
+		sf, _ := r.fields(scale, "scale", "min", "max", "labels")
 		if v, ok := sf["min"]; ok {
-			s.Min, _ = r.integer(v, "scale.min")
+			s.Min, _ = r.integer(sc, v, "scale.min")
 		}
 		if v, ok := sf["max"]; ok {
-			s.Max, _ = r.integer(v, "scale.max")
+			s.Max, _ = r.integer(sc, v, "scale.max")
 		}
 		if s.Min >= s.Max {
-			r.errorf(sc, "scale.min (%d) must be below scale.max (%d)", s.Min, s.Max)
+			r.errorf(scale, "scale.min (%d) must be below scale.max (%d)", s.Min, s.Max)
 			return nil
 		}
 		if l, ok := sf["labels"]; ok {
-			s.Labels = r.anchors(l, s, "scale.labels")
+			s.Labels = r.anchors(sc, l, s, "scale.labels")
 		}
 	}
 	crit := resolve(f["criteria"])
@@ -81,14 +81,14 @@ func (r *reader) scheme(n *yaml.Node) *LikertScheme {
 		if !ok {
 			continue
 		}
-		lc := &LikertCriterion{Name: r.optStr(cf, "name", "criterion"), Label: r.optStr(cf, "label", "criterion"),
-			Description: r.optStr(cf, "description", "criterion"), Weight: 1, Pos: r.pos(c)}
+		lc := &LikertCriterion{Name: r.optStr(sc, cf, "name", "criterion"), Label: r.optStr(sc, cf, "label", "criterion"),
+			Description: r.optStr(sc, cf, "description", "criterion"), Weight: 1, Pos: r.pos(c)}
 		if lc.Name == "" {
 			r.errorf(c, "rubric_eval criterion has no name")
 			continue
 		}
 		if w, ok := cf["weight"]; ok {
-			if v, ok := r.num(w, "weight"); ok {
+			if v, ok := r.num(sc, w, "weight"); ok {
 				if v < 0 {
 					r.errorf(w, "criterion %s: weight must not be negative", lc.Name)
 				}
@@ -96,7 +96,7 @@ func (r *reader) scheme(n *yaml.Node) *LikertScheme {
 			}
 		}
 		if a, ok := cf["scale_descriptions"]; ok {
-			lc.Anchors = r.anchors(a, s, "scale_descriptions")
+			lc.Anchors = r.anchors(sc, a, s, "scale_descriptions")
 		}
 		s.Criteria = append(s.Criteria, lc)
 	}
@@ -104,12 +104,12 @@ func (r *reader) scheme(n *yaml.Node) *LikertScheme {
 		of, _ := r.fields(o, "overall", "enabled", "label", "description", "scale_descriptions")
 		enabled := true
 		if e, ok := of["enabled"]; ok {
-			enabled, _ = r.boolean(e, "overall.enabled")
+			enabled, _ = r.boolean(sc, e, "overall.enabled")
 		}
 		if enabled {
-			s.Overall = &LikertCriterion{Name: "overall", Label: r.optStr(of, "label", "overall"), Description: r.optStr(of, "description", "overall"), Pos: r.pos(o)}
+			s.Overall = &LikertCriterion{Name: "overall", Label: r.optStr(sc, of, "label", "overall"), Description: r.optStr(sc, of, "description", "overall"), Pos: r.pos(o)}
 			if a, ok := of["scale_descriptions"]; ok {
-				s.Overall.Anchors = r.anchors(a, s, "overall.scale_descriptions")
+				s.Overall.Anchors = r.anchors(sc, a, s, "overall.scale_descriptions")
 			}
 		}
 	}
@@ -117,7 +117,7 @@ func (r *reader) scheme(n *yaml.Node) *LikertScheme {
 }
 
 // anchors reads {point: text} and checks each point is on the scale.
-func (r *reader) anchors(n *yaml.Node, s *LikertScheme, what string) map[int]string {
+func (r *reader) anchors(sc scope, n *yaml.Node, s *LikertScheme, what string) map[int]string {
 	n = resolve(n)
 	out := map[int]string{}
 	if n.Kind != yaml.MappingNode {
@@ -130,7 +130,7 @@ func (r *reader) anchors(n *yaml.Node, s *LikertScheme, what string) map[int]str
 			r.errorf(n.Content[i], "%s: %q is not a point on the scale %d-%d", what, n.Content[i].Value, s.Min, s.Max)
 			continue
 		}
-		out[p], _ = r.str(n.Content[i+1], what)
+		out[p], _ = r.str(sc, n.Content[i+1], what)
 	}
 	return out
 }

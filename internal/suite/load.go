@@ -76,13 +76,13 @@ func (r *reader) finishLoad(s **Suite, ds *Diagnostics) {
 }
 
 // panicked records a recovered panic as an error of the file being read.
-func (r *reader) panicked(p any) {
-	r.reportf("internal error while reading this file (please report it): %v", p)
+func (d *decoder) panicked(p any) {
+	d.reportf("internal error while reading this file (please report it): %v", p)
 }
 
 // done closes the root and gives every diagnostic a line and column.
-func (r *reader) done(ds Diagnostics) {
-	r.close()
+func (d *decoder) done(ds Diagnostics) {
+	d.close()
 	for i := range ds {
 		if ds[i].Pos.Line == 0 {
 			ds[i].Pos.Line = 1
@@ -94,6 +94,11 @@ func (r *reader) done(ds Diagnostics) {
 }
 
 func newReader(path string, opts LoadOptions) *reader {
+	return &reader{decoder: newDecoder(path, opts)}
+}
+
+// newDecoder starts reading the file at path: the root defaults to its directory.
+func newDecoder(path string, opts LoadOptions) decoder {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
@@ -106,14 +111,14 @@ func newReader(path string, opts LoadOptions) *reader {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
-	r := &reader{opts: opts, dir: filepath.Dir(abs), refs: map[string]bool{}, reported: map[Diagnostic]bool{}}
-	r.file = r.rel(abs)
-	return r
+	d := decoder{opts: opts, dir: filepath.Dir(abs), refs: map[string]bool{}, reported: map[Diagnostic]bool{}}
+	d.file = d.rel(abs)
+	return d
 }
 
 // rel is path relative to the root, slash-separated, when it lies inside it.
-func (r *reader) rel(abs string) string {
-	if rel, ok := fsroot.Rel(r.opts.Root, abs); ok {
+func (d *decoder) rel(abs string) string {
+	if rel, ok := fsroot.Rel(d.opts.Root, abs); ok {
 		return rel
 	}
 	return filepath.ToSlash(abs)
@@ -122,9 +127,9 @@ func (r *reader) rel(abs string) string {
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // parseYAML parses a document, turning yaml.v3's "yaml: line N: …" into a positioned error.
-func (r *reader) parseYAML(data []byte) *yaml.Node {
+func (d *decoder) parseYAML(data []byte) *yaml.Node {
 	if len(bytes.TrimSpace(data)) == 0 {
-		r.diags = append(r.diags, Diagnostic{Pos: Pos{File: r.file}, Severity: Error, Message: "empty file"})
+		d.diags = append(d.diags, Diagnostic{Pos: Pos{File: d.file}, Severity: Error, Message: "empty file"})
 		return nil
 	}
 	var doc yaml.Node
@@ -135,16 +140,16 @@ func (r *reader) parseYAML(data []byte) *yaml.Node {
 		}
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		msg = yamlLine.ReplaceAllString(strings.TrimPrefix(msg, fmt.Sprintf("line %d: ", line)), "line $1")
-		r.diags = append(r.diags, Diagnostic{Pos: Pos{File: r.file, Line: line}, Severity: Error, Message: "YAML syntax: " + msg})
+		d.diags = append(d.diags, Diagnostic{Pos: Pos{File: d.file, Line: line}, Severity: Error, Message: "YAML syntax: " + msg})
 		return nil
 	}
 	var used int64
-	if !r.checkBudget(&doc, &used) {
+	if !d.checkBudget(&doc, &used) {
 		return nil
 	}
 	n := resolve(&doc)
 	if n == nil || isNull(n) || (n.Kind == yaml.DocumentNode && len(n.Content) == 0) || n.Kind == 0 {
-		r.diags = append(r.diags, Diagnostic{Pos: Pos{File: r.file}, Severity: Error, Message: "empty file"})
+		d.diags = append(d.diags, Diagnostic{Pos: Pos{File: d.file}, Severity: Error, Message: "empty file"})
 		return nil
 	}
 	return n
@@ -152,21 +157,21 @@ func (r *reader) parseYAML(data []byte) *yaml.Node {
 
 // path resolves a reference relative to the eval file's directory, strips file://, records
 // it as a suite reference and refuses paths outside the root, by text or through links.
-func (r *reader) path(n *yaml.Node, ref string) (string, bool) {
+func (d *decoder) path(n *yaml.Node, ref string) (string, bool) {
 	ref = strings.TrimPrefix(ref, "file://")
 	p := ref
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(r.dir, p)
+		p = filepath.Join(d.dir, p)
 	}
 	p = filepath.Clean(p)
-	if _, ok := fsroot.Rel(r.opts.Root, p); !ok {
-		r.errorf(n, "%s is outside the repository root %s", ref, r.opts.Root)
+	if _, ok := fsroot.Rel(d.opts.Root, p); !ok {
+		d.errorf(n, "%s is outside the repository root %s", ref, d.opts.Root)
 		return "", false
 	}
-	if err := r.confine(p); err != nil {
-		r.errorf(n, "%v", err) // names the link and where it leads
+	if err := d.confine(p); err != nil {
+		d.errorf(n, "%v", err) // names the link and where it leads
 		return "", false
 	}
-	r.refs[r.rel(p)] = true
+	d.refs[d.rel(p)] = true
 	return p, true
 }

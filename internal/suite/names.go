@@ -23,10 +23,10 @@ func containsControl(s string) bool {
 
 // checkName reports a name that is printed in logs, comments and check runs (a suite name,
 // a test, criterion or grader id) when it holds a control character; ok is false then.
-func (r *reader) checkName(n *yaml.Node, what, name string) bool {
+func (d *decoder) checkName(n *yaml.Node, what, name string) bool {
 	if !containsControl(name) {
 		return true
 	}
-	r.errorf(n, "%s %+q contains a line break or control character; names are printed in logs and comments", what, name)
+	d.errorf(n, "%s %+q contains a line break or control character; names are printed in logs and comments", what, name)
 	return false
 }

@@ -14,62 +14,69 @@ import (
 	"github.com/evalgate/evalgate/internal/textdist"
 )
 
-// reader loads one eval file (and the files it pulls in), collecting diagnostics. It walks
-// yaml.Node trees rather than decoding into structs, so every problem has a position and
-// unknown keys are seen.
-type reader struct {
-	opts   LoadOptions
-	file   string // the file whose nodes are being read (changes while reading tests: files)
-	dir    string // the eval file's directory: relative paths resolve here
-	format Format
-	diags  Diagnostics
-	refs   map[string]bool
-	// vars are the current test's {{ var }} values, nil outside a test.
-	vars map[string]any
-	// includes tracks assertion templates being expanded, to reject cycles.
-	includes []string
-	// nodeFile names the file of test nodes read from other files (tests: paths, JSONL).
-	nodeFile map[*yaml.Node]string
+// decoder is what reading any of evalgate's YAML files needs: the file being read, the
+// repository root every read goes through (see confined.go), the diagnostics collected and
+// the decoding budget. It walks yaml.Node trees rather than decoding into structs, so every
+// problem has a position and unknown keys are seen. The eval-file reader (reader) and the
+// targets.yaml reader (targetsReader) embed it.
+type decoder struct {
+	opts LoadOptions
+	file string // the file whose nodes are being read (changes while reading tests: files)
+	// dir is the directory of the file loaded (the eval file, targets.yaml): relative paths
+	// resolve here.
+	dir   string
+	diags Diagnostics
+	// refs are the files read or named, relative to the root.
+	refs map[string]bool
 
 	// root is the repository root every read goes through (see confined.go).
 	root    *os.Root
 	rootErr error
 	// reported holds the diagnostics already recorded: a node read twice reports once.
 	reported map[Diagnostic]bool
-	// decoded counts nodes value() has expanded over the whole load (bounded by maxDecoded).
+	// decoded counts nodes decode has expanded over the whole load (bounded by maxDecoded).
 	decoded int
-	// field says where interpolated text lands; only targets.yaml sets it (see interp.go).
-	field field
-	// secrets and unset collect, for targets.yaml, the values interpolated into credential
-	// fields and the settings that named an unset variable (key → variable).
-	secrets []string
-	unset   map[string]string
-	// reads collects, for targets.yaml, the variables each setting interpolated.
-	reads map[string][]string
 }
 
-func (r *reader) pos(n *yaml.Node) Pos {
+// reader loads one eval file (and the files it pulls in), collecting diagnostics. A test's
+// {{ var }}s are not kept here: they are the scope argument of the methods that read the
+// test's strings.
+type reader struct {
+	decoder
+	format Format
+	// includes tracks assertion templates being expanded, to reject cycles.
+	includes []string
+	// nodeFile names the file of test nodes read from other files (tests: paths, JSONL).
+	nodeFile map[*yaml.Node]string
+}
+
+func (d *decoder) pos(n *yaml.Node) Pos {
 	if n == nil {
-		return Pos{File: r.file}
+		return Pos{File: d.file}
 	}
-	return Pos{File: r.file, Line: n.Line, Col: n.Column}
+	return Pos{File: d.file, Line: n.Line, Col: n.Column}
 }
 
-func (r *reader) errorf(n *yaml.Node, format string, args ...any) {
-	r.report(Diagnostic{Pos: r.pos(n), Severity: Error, Message: fmt.Sprintf(format, args...)})
+func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
+	d.report(Diagnostic{Pos: d.pos(n), Severity: Error, Message: fmt.Sprintf(format, args...)})
 }
 
-func (r *reader) warnf(n *yaml.Node, format string, args ...any) {
-	r.report(Diagnostic{Pos: r.pos(n), Severity: Warning, Message: fmt.Sprintf(format, args...)})
+func (d *decoder) warnf(n *yaml.Node, format string, args ...any) {
+	d.report(Diagnostic{Pos: d.pos(n), Severity: Warning, Message: fmt.Sprintf(format, args...)})
+}
+
+// reportf is a helper for errors about a file rather than a node.
+func (d *decoder) reportf(format string, args ...any) {
+	d.report(Diagnostic{Pos: Pos{File: d.file}, Severity: Error, Message: fmt.Sprintf(format, args...)})
 }
 
 // report records a diagnostic once.
-func (r *reader) report(d Diagnostic) {
-	if r.reported[d] {
+func (d *decoder) report(diag Diagnostic) {
+	if d.reported[diag] {
 		return
 	}
-	r.reported[d] = true
-	r.diags = append(r.diags, d)
+	d.reported[diag] = true
+	d.diags = append(d.diags, diag)
 }
 
 // resolve follows YAML aliases.
@@ -85,22 +92,22 @@ func resolve(n *yaml.Node) *yaml.Node {
 
 // fields reads a mapping into key → value nodes, warning about keys not in known (with a
 // suggestion when one is close). A non-mapping is an error naming what was expected.
-func (r *reader) fields(n *yaml.Node, what string, known ...string) (map[string]*yaml.Node, bool) {
+func (d *decoder) fields(n *yaml.Node, what string, known ...string) (map[string]*yaml.Node, bool) {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
-		r.errorf(n, "%s must be a mapping, not %s", what, kindOf(n))
+		d.errorf(n, "%s must be a mapping, not %s", what, kindOf(n))
 		return nil, false
 	}
 	out := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
 		if _, dup := out[k.Value]; dup {
-			r.errorf(k, "%s: duplicate key %q", what, k.Value)
+			d.errorf(k, "%s: duplicate key %q", what, k.Value)
 			continue
 		}
 		out[k.Value] = v
 		if known != nil && !contains(known, k.Value) {
-			r.unknownKey(k, what, known)
+			d.unknownKey(k, what, known)
 		}
 	}
 	return out, true
@@ -113,7 +120,7 @@ var keySynonyms = map[string]string{"id": "name"}
 // unknownKey reports key node k: an error when it is a typo of a known key (the author meant
 // to set something, and the run would go on with the default), else a warning, with the
 // closest known key suggested.
-func (r *reader) unknownKey(k *yaml.Node, what string, known []string) {
+func (d *decoder) unknownKey(k *yaml.Node, what string, known []string) {
 	msg := fmt.Sprintf("%s: unknown key %q", what, k.Value)
 	s := suggest(k.Value, known)
 	if alt, ok := keySynonyms[k.Value]; ok && slices.Contains(known, alt) {
@@ -123,10 +130,10 @@ func (r *reader) unknownKey(k *yaml.Node, what string, known []string) {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	if s != "" && isTypo(k.Value, s) {
-		r.errorf(k, "%s", msg)
+		d.errorf(k, "%s", msg)
 		return
 	}
-	r.warnf(k, "%s", msg)
+	d.warnf(k, "%s", msg)
 }
 
 // keyNode returns the key node of key in a mapping, for positions.
@@ -177,19 +184,19 @@ func kindOf(n *yaml.Node) string {
 }
 
 // str reads a scalar as a string, with env and {{ var }} interpolation applied.
-func (r *reader) str(n *yaml.Node, what string) (string, bool) {
+func (r *reader) str(sc scope, n *yaml.Node, what string) (string, bool) {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 		r.errorf(n, "%s must be a string, not %s", what, kindOf(n))
 		return "", false
 	}
-	return r.interp(n, n.Value), true
+	return r.interp(sc, n, n.Value), true
 }
 
 // optStr reads an optional string field.
-func (r *reader) optStr(f map[string]*yaml.Node, key, what string) string {
+func (r *reader) optStr(sc scope, f map[string]*yaml.Node, key, what string) string {
 	if n, ok := f[key]; ok && !isNull(n) {
-		s, _ := r.str(n, what+"."+key)
+		s, _ := r.str(sc, n, what+"."+key)
 		return s
 	}
 	return ""
@@ -201,13 +208,13 @@ func isNull(n *yaml.Node) bool {
 }
 
 // num reads a finite number.
-func (r *reader) num(n *yaml.Node, what string) (float64, bool) {
+func (r *reader) num(sc scope, n *yaml.Node, what string) (float64, bool) {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.ScalarNode {
 		r.errorf(n, "%s must be a number, not %s", what, kindOf(n))
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(r.interp(n, n.Value)), 64)
+	f, err := strconv.ParseFloat(strings.TrimSpace(r.interp(sc, n, n.Value)), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		r.errorf(n, "%s must be a number, not %q", what, n.Value)
 		return 0, false
@@ -216,8 +223,8 @@ func (r *reader) num(n *yaml.Node, what string) (float64, bool) {
 }
 
 // integer reads a whole number.
-func (r *reader) integer(n *yaml.Node, what string) (int, bool) {
-	f, ok := r.num(n, what)
+func (r *reader) integer(sc scope, n *yaml.Node, what string) (int, bool) {
+	f, ok := r.num(sc, n, what)
 	if !ok {
 		return 0, false
 	}
@@ -228,10 +235,10 @@ func (r *reader) integer(n *yaml.Node, what string) (int, bool) {
 	return int(f), true
 }
 
-func (r *reader) boolean(n *yaml.Node, what string) (bool, bool) {
+func (r *reader) boolean(sc scope, n *yaml.Node, what string) (bool, bool) {
 	n = resolve(n)
 	if n != nil && n.Kind == yaml.ScalarNode {
-		switch strings.ToLower(strings.TrimSpace(r.interp(n, n.Value))) {
+		switch strings.ToLower(strings.TrimSpace(r.interp(sc, n, n.Value))) {
 		case "true", "yes", "on":
 			return true, true
 		case "false", "no", "off":
@@ -243,15 +250,40 @@ func (r *reader) boolean(n *yaml.Node, what string) (bool, bool) {
 }
 
 // value decodes a node into plain Go values (map[string]any, []any, string, int, float64,
-// bool), with env interpolation on strings. Expansion is bounded over the whole load.
-func (r *reader) value(n *yaml.Node) any {
+// bool), with env and {{ var }} interpolation on strings. Expansion is bounded over the whole
+// load.
+func (r *reader) value(sc scope, n *yaml.Node) any { return r.decode(n, evalText{r: r, sc: sc}) }
+
+// evalText interpolates an eval file's decoded strings (see scalars): the same way under every
+// key.
+type evalText struct {
+	r  *reader
+	sc scope
+}
+
+func (t evalText) text(n *yaml.Node) string { return t.r.interp(t.sc, n, n.Value) }
+
+func (t evalText) under(string) scalars { return t }
+
+// scalars interpolates the strings of a value being decoded. The eval-file reader does the
+// same everywhere; a targets.yaml entry interpolates by the key a string lands in.
+type scalars interface {
+	// text is string scalar n's interpolated text.
+	text(n *yaml.Node) string
+	// under is the interpolation for the values under mapping key k.
+	under(k string) scalars
+}
+
+// decode decodes a node into plain Go values (map[string]any, []any, string, int, float64,
+// bool), interpolating strings with in. Expansion is bounded over the whole load.
+func (d *decoder) decode(n *yaml.Node, in scalars) any {
 	n = resolve(n)
 	if n == nil {
 		return nil
 	}
-	if r.decoded++; r.decoded > maxDecoded {
-		if r.decoded == maxDecoded+1 {
-			r.errorf(n, "the file expands to more than %d values; evalgate stops decoding here", maxDecoded)
+	if d.decoded++; d.decoded > maxDecoded {
+		if d.decoded == maxDecoded+1 {
+			d.errorf(n, "the file expands to more than %d values; evalgate stops decoding here", maxDecoded)
 		}
 		return nil
 	}
@@ -260,15 +292,13 @@ func (r *reader) value(n *yaml.Node) any {
 		m := map[string]any{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
-			restore := r.enterField(k)
-			m[k] = r.value(n.Content[i+1])
-			restore()
+			m[k] = d.decode(n.Content[i+1], in.under(k))
 		}
 		return m
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			out = append(out, r.value(c))
+			out = append(out, d.decode(c, in))
 		}
 		return out
 	case yaml.ScalarNode:
@@ -287,11 +317,7 @@ func (r *reader) value(n *yaml.Node) any {
 			b, _ := strconv.ParseBool(strings.ToLower(n.Value))
 			return b
 		}
-		v := r.interp(n, n.Value)
-		if r.field.targets && credentialField(r.field.key) && v != "" {
-			r.secrets = append(r.secrets, v)
-		}
-		return coerce(v, n.Value)
+		return coerce(in.text(n), n.Value)
 	}
 	return nil
 }

@@ -93,13 +93,13 @@ func (r *reader) suite(root *yaml.Node, path string, extra []*yaml.Node) *Suite 
 // after its file.
 func (r *reader) suiteHeader(root *yaml.Node, f map[string]*yaml.Node, path string) *Suite {
 	s := &Suite{Path: r.file, Dir: r.dir, Format: r.format, Target: "default"}
-	s.Name = r.optStr(f, "name", "suite")
+	s.Name = r.optStr(scope{}, f, "name", "suite")
 	nameNode := f["name"]
 	if s.Name == "" {
 		s.Name, nameNode = defaultName(path), root
 	}
 	r.checkName(nameNode, "suite name", s.Name)
-	s.Description = r.optStr(f, "description", "suite")
+	s.Description = r.optStr(scope{}, f, "description", "suite")
 	if r.format == FormatLegacy {
 		r.warnf(root, "legacy AgentV format (evalcases, input_messages, execution.evaluators): evalgate runs it; AgentV 4.x expects tests, input and assertions")
 	}
@@ -111,7 +111,7 @@ func (r *reader) suiteHeader(root *yaml.Node, f map[string]*yaml.Node, path stri
 func (r *reader) suiteDefaults(root *yaml.Node, f map[string]*yaml.Node, s *Suite) *defaults {
 	d := &defaults{}
 	r.warnUnimplemented(root, "suite")
-	if t := r.optStr(f, "target", "suite"); t != "" {
+	if t := r.optStr(scope{}, f, "target", "suite"); t != "" {
 		s.Target, s.TargetPos = t, r.pos(f["target"])
 	}
 	if n, ok := f["execution"]; ok {
@@ -119,14 +119,14 @@ func (r *reader) suiteDefaults(root *yaml.Node, f map[string]*yaml.Node, s *Suit
 	}
 	for _, k := range []string{"assertions", "assert", "evaluators"} {
 		if n, ok := f[k]; ok {
-			d.graders = append(d.graders, r.graders(n, "suite."+k)...)
+			d.graders = append(d.graders, r.graders(scope{}, n, "suite."+k)...)
 		}
 	}
 	if n, ok := f["input"]; ok {
-		d.input = r.messages(n, "input", "user")
+		d.input = r.messages(scope{}, n, "input", "user")
 	}
 	if n, ok := f["input_files"]; ok {
-		d.inputFiles = r.files(n, "input_files")
+		d.inputFiles = r.files(scope{}, n, "input_files")
 	}
 	return d
 }
@@ -138,13 +138,13 @@ func (r *reader) suiteOptions(f map[string]*yaml.Node, s *Suite, d *defaults) {
 		s.Workspace = r.workspace(n)
 	}
 	if n, ok := f["preprocessors"]; ok {
-		s.Preprocessors = r.preprocessors(n, "preprocessors")
+		s.Preprocessors = r.preprocessors(scope{}, n, "preprocessors")
 	}
 	if n, ok := f["tags"]; ok {
-		s.Tags = r.tags(n)
+		s.Tags = r.tags(scope{}, n)
 	}
 	if n, ok := f["threshold"]; ok {
-		s.Threshold = r.threshold(n, "threshold")
+		s.Threshold = r.threshold(scope{}, n, "threshold")
 	}
 	if r.format == FormatPromptfoo {
 		r.promptfooSuite(f, s, d)
@@ -202,14 +202,14 @@ func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
 		return
 	}
 	r.warnUnimplemented(n, "execution")
-	if t := r.optStr(f, "target", "execution"); t != "" {
+	if t := r.optStr(scope{}, f, "target", "execution"); t != "" {
 		s.Target, s.TargetPos = t, r.pos(f["target"])
 	}
 	if m, ok := f["targets"]; ok && !isNull(m) {
 		s.Matrix = r.matrix(m)
 	}
 	if w, ok := f["workers"]; ok {
-		if v, ok := r.integer(w, "execution.workers"); ok {
+		if v, ok := r.integer(scope{}, w, "execution.workers"); ok {
 			if v < 1 || v > 50 {
 				r.errorf(w, "execution.workers must be between 1 and 50, not %d", v)
 			}
@@ -222,10 +222,10 @@ func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
 		}
 	}
 	if t, ok := f["threshold"]; ok {
-		s.Threshold = r.threshold(t, "execution.threshold")
+		s.Threshold = r.threshold(scope{}, t, "execution.threshold")
 	}
 	if b, ok := f["background_processes"]; ok {
-		if v, ok := r.str(b, "execution.background_processes"); ok {
+		if v, ok := r.str(scope{}, b, "execution.background_processes"); ok {
 			if v != "kill" && v != "error" {
 				r.errorf(b, "execution.background_processes must be kill or error, not %q", v)
 			}
@@ -234,13 +234,13 @@ func (r *reader) execution(n *yaml.Node, s *Suite, d *defaults) {
 	}
 	for _, k := range []string{"assertions", "evaluators"} {
 		if g, ok := f[k]; ok {
-			d.graders = append(d.graders, r.graders(g, "execution."+k)...)
+			d.graders = append(d.graders, r.graders(scope{}, g, "execution."+k)...)
 		}
 	}
 }
 
-func (r *reader) threshold(n *yaml.Node, what string) *float64 {
-	v, ok := r.num(n, what)
+func (r *reader) threshold(sc scope, n *yaml.Node, what string) *float64 {
+	v, ok := r.num(sc, n, what)
 	if !ok {
 		return nil
 	}
@@ -251,13 +251,13 @@ func (r *reader) threshold(n *yaml.Node, what string) *float64 {
 	return &v
 }
 
-func (r *reader) tags(n *yaml.Node) []string {
+func (r *reader) tags(sc scope, n *yaml.Node) []string {
 	n = resolve(n)
 	var out []string
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for _, c := range n.Content {
-			if s, ok := r.str(c, "tags[]"); ok {
+			if s, ok := r.str(sc, c, "tags[]"); ok {
 				out = append(out, s)
 			}
 		}

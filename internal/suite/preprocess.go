@@ -39,7 +39,7 @@ func MediaType(s string) string {
 
 // preprocessors reads a preprocessors list: {type, command} entries, the command's last
 // element a script found like a prompt command's.
-func (r *reader) preprocessors(n *yaml.Node, what string) []*Preprocessor {
+func (r *reader) preprocessors(sc scope, n *yaml.Node, what string) []*Preprocessor {
 	n = resolve(n)
 	if n.Kind != yaml.SequenceNode {
 		r.errorf(n, "%s must be a list of {type, command} entries, not %s", what, kindOf(n))
@@ -51,7 +51,7 @@ func (r *reader) preprocessors(n *yaml.Node, what string) []*Preprocessor {
 		if !ok {
 			continue
 		}
-		p := &Preprocessor{Type: strings.TrimSpace(r.optStr(f, "type", what+"[]")), Pos: r.pos(resolve(c))}
+		p := &Preprocessor{Type: strings.TrimSpace(r.optStr(sc, f, "type", what+"[]")), Pos: r.pos(resolve(c))}
 		if p.Type == "" {
 			r.errorf(c, "%s[] needs type: the media type of the files it converts (xlsx, pdf, or a MIME type)", what)
 			continue
@@ -65,7 +65,7 @@ func (r *reader) preprocessors(n *yaml.Node, what string) []*Preprocessor {
 			// A string is one argument: the script itself.
 			cmd = &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{cmd}}
 		}
-		if p.Command = r.scriptArgv(cmd, what+"[].command", "preprocessor command"); p.Command != nil {
+		if p.Command = r.scriptArgv(sc, cmd, what+"[].command", "preprocessor command"); p.Command != nil {
 			out = append(out, p)
 		}
 	}

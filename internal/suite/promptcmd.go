@@ -11,7 +11,7 @@ import (
 // (script: is AgentV's deprecated name of command). The script, the last element, is found
 // like a content file (from the eval file's directory up to the repository root) and made
 // absolute. Its config: is the grader's config, replacing any other (AgentV's rule).
-func (r *reader) promptCommand(n *yaml.Node, g *Grader) {
+func (r *reader) promptCommand(sc scope, n *yaml.Node, g *Grader) {
 	f, ok := r.fields(n, "prompt", "command", "script", "config")
 	if !ok {
 		return
@@ -24,13 +24,13 @@ func (r *reader) promptCommand(n *yaml.Node, g *Grader) {
 		r.errorf(n, "prompt needs command: the argv of a script that prints the judge prompt, e.g. [node, ../prompts/grader.mjs]")
 		return
 	}
-	argv := r.scriptArgv(cmd, "prompt.command", "prompt command")
+	argv := r.scriptArgv(sc, cmd, "prompt.command", "prompt command")
 	if argv == nil {
 		return
 	}
 	g.PromptCommand = argv
 	if c, ok := f["config"]; ok {
-		m, isMap := r.value(c).(map[string]any)
+		m, isMap := r.value(sc, c).(map[string]any)
 		if !isMap {
 			r.errorf(c, "prompt.config must be a mapping, not %s", kindOf(c))
 			return
@@ -42,7 +42,7 @@ func (r *reader) promptCommand(n *yaml.Node, g *Grader) {
 // scriptArgv reads the argv of a command whose last element is a script: found like a
 // content file (from the eval file's directory up to the repository root) and made absolute.
 // what names the list in messages, kind the script ("prompt command"); nil on error.
-func (r *reader) scriptArgv(cmd *yaml.Node, what, kind string) []string {
+func (r *reader) scriptArgv(sc scope, cmd *yaml.Node, what, kind string) []string {
 	cmd = resolve(cmd)
 	if cmd.Kind != yaml.SequenceNode || len(cmd.Content) == 0 {
 		r.errorf(cmd, "%s must be a non-empty list of argv strings, not %s", what, kindOf(cmd))
@@ -50,7 +50,7 @@ func (r *reader) scriptArgv(cmd *yaml.Node, what, kind string) []string {
 	}
 	argv := make([]string, 0, len(cmd.Content))
 	for _, c := range cmd.Content {
-		s, ok := r.str(c, what+"[]")
+		s, ok := r.str(sc, c, what+"[]")
 		if !ok {
 			return nil
 		}

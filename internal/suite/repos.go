@@ -26,7 +26,7 @@ var (
 )
 
 // repos reads workspace.repos.
-func (r *reader) repos(n *yaml.Node) []*Repo {
+func (r *reader) repos(sc scope, n *yaml.Node) []*Repo {
 	n = resolve(n)
 	if isNull(n) {
 		return nil
@@ -38,7 +38,7 @@ func (r *reader) repos(n *yaml.Node) []*Repo {
 	var out []*Repo
 	for i, c := range n.Content {
 		what := fmt.Sprintf("workspace.repos[%d]", i)
-		rp := r.repo(c, what)
+		rp := r.repo(sc, c, what)
 		if rp == nil {
 			continue
 		}
@@ -62,7 +62,7 @@ func within(p, dir string) bool {
 }
 
 // repo reads one repos entry; nil when it cannot be used.
-func (r *reader) repo(n *yaml.Node, what string) *Repo {
+func (r *reader) repo(sc scope, n *yaml.Node, what string) *Repo {
 	known := []string{"path", "repo", "commit", "base_commit", "ancestor", "sparse"}
 	for k := range removedRepoKeys {
 		known = append(known, k)
@@ -81,18 +81,18 @@ func (r *reader) repo(n *yaml.Node, what string) *Repo {
 	if p, ok := f["path"]; !ok || isNull(p) {
 		r.errorf(n, "%s needs a path: the directory in the workspace to clone into", what)
 		good = false
-	} else if rp.Path, ok = r.repoPath(p, what); !ok {
+	} else if rp.Path, ok = r.repoPath(sc, p, what); !ok {
 		good = false
 	}
 	if u, ok := f["repo"]; !ok || isNull(u) {
 		r.errorf(n, "%s needs a repo: a git URL, an org/name GitHub shorthand, or a local path starting with ./ or /", what)
 		good = false
-	} else if s, ok := r.str(u, what+".repo"); !ok {
+	} else if s, ok := r.str(sc, u, what+".repo"); !ok {
 		good = false
 	} else if rp.Repo, rp.URL = s, r.repoURL(u, s, what); rp.URL == "" {
 		good = false
 	}
-	commit, base := r.ref(f, "commit", what), r.ref(f, "base_commit", what)
+	commit, base := r.ref(sc, f, "commit", what), r.ref(sc, f, "base_commit", what)
 	if commit != "" && base != "" && commit != base {
 		r.errorf(f["base_commit"], "%s: commit and base_commit must match when both are set (%q, %q)", what, commit, base)
 		good = false
@@ -102,14 +102,14 @@ func (r *reader) repo(n *yaml.Node, what string) *Repo {
 		rp.Commit = base
 	}
 	if a, ok := f["ancestor"]; ok {
-		if v, ok := r.integer(a, what+".ancestor"); ok && v < 0 {
+		if v, ok := r.integer(sc, a, what+".ancestor"); ok && v < 0 {
 			r.errorf(a, "%s.ancestor must be 0 or more, not %d", what, v)
 		} else {
 			rp.Ancestor = v
 		}
 	}
 	if s, ok := f["sparse"]; ok {
-		rp.Sparse = r.names(s, what+".sparse", func(p string) bool {
+		rp.Sparse = r.names(sc, s, what+".sparse", func(p string) bool {
 			return safeOperand(p) && !filepath.IsAbs(p) && filepath.IsLocal(p)
 		})
 	}
@@ -120,8 +120,8 @@ func (r *reader) repo(n *yaml.Node, what string) *Repo {
 }
 
 // repoPath reads a repo's path: relative, inside the workspace, not the workspace itself.
-func (r *reader) repoPath(n *yaml.Node, what string) (string, bool) {
-	s, ok := r.str(n, what+".path")
+func (r *reader) repoPath(sc scope, n *yaml.Node, what string) (string, bool) {
+	s, ok := r.str(sc, n, what+".path")
 	if !ok {
 		return "", false
 	}
@@ -150,12 +150,12 @@ func hasGitComponent(p string) bool {
 
 // ref reads commit or base_commit: a commit, branch or tag that git cannot read as an option
 // or as anything but a revision.
-func (r *reader) ref(f map[string]*yaml.Node, key, what string) string {
+func (r *reader) ref(sc scope, f map[string]*yaml.Node, key, what string) string {
 	n, ok := f[key]
 	if !ok || isNull(n) {
 		return ""
 	}
-	s, ok := r.str(n, what+"."+key)
+	s, ok := r.str(sc, n, what+"."+key)
 	if !ok {
 		return ""
 	}

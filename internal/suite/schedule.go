@@ -46,11 +46,11 @@ func (r *reader) matrix(n *yaml.Node) []*MatrixTarget {
 		m := &MatrixTarget{Pos: r.pos(c)}
 		switch c.Kind {
 		case yaml.ScalarNode:
-			m.Name, _ = r.str(c, "execution.targets[]")
+			m.Name, _ = r.str(scope{}, c, "execution.targets[]")
 		case yaml.MappingNode:
 			f, _ := r.fields(c, "execution.targets[]", "name", "use_target", "hooks")
-			m.Name = r.optStr(f, "name", "execution.targets[]")
-			m.UseTarget = strings.TrimSpace(r.optStr(f, "use_target", "execution.targets[]"))
+			m.Name = r.optStr(scope{}, f, "name", "execution.targets[]")
+			m.UseTarget = strings.TrimSpace(r.optStr(scope{}, f, "use_target", "execution.targets[]"))
 			if h, ok := f["hooks"]; ok && !isNull(h) {
 				// Per-target hooks would have to run interleaved with the workspace's own
 				// (AgentV: workspace before_each, then the target's), which evalgate's
@@ -78,7 +78,7 @@ func (r *reader) matrix(n *yaml.Node) []*MatrixTarget {
 }
 
 // testTargets reads a test's execution.targets: names of suite matrix entries.
-func (r *reader) testTargets(n *yaml.Node, id string) []string {
+func (r *reader) testTargets(sc scope, n *yaml.Node, id string) []string {
 	n = resolve(n)
 	if n.Kind != yaml.SequenceNode {
 		r.errorf(n, "test %s: execution.targets must be a list of target names, not %s", id, kindOf(n))
@@ -86,7 +86,7 @@ func (r *reader) testTargets(n *yaml.Node, id string) []string {
 	}
 	var out []string
 	for _, c := range n.Content {
-		if s, ok := r.str(c, "execution.targets[]"); ok && strings.TrimSpace(s) != "" {
+		if s, ok := r.str(sc, c, "execution.targets[]"); ok && strings.TrimSpace(s) != "" {
 			out = append(out, strings.TrimSpace(s))
 		}
 	}
@@ -94,7 +94,7 @@ func (r *reader) testTargets(n *yaml.Node, id string) []string {
 }
 
 // dependencies reads depends_on and on_dependency_failure.
-func (r *reader) dependencies(f map[string]*yaml.Node, t *Test) {
+func (r *reader) dependencies(sc scope, f map[string]*yaml.Node, t *Test) {
 	if n, ok := f["depends_on"]; ok && !isNull(n) {
 		n = resolve(n)
 		items := n.Content
@@ -105,13 +105,13 @@ func (r *reader) dependencies(f map[string]*yaml.Node, t *Test) {
 			items = nil
 		}
 		for _, c := range items {
-			if id, ok := r.str(c, "depends_on[]"); ok {
+			if id, ok := r.str(sc, c, "depends_on[]"); ok {
 				t.DependsOn = append(t.DependsOn, Dependency{ID: strings.TrimSpace(id), Pos: r.pos(resolve(c))})
 			}
 		}
 	}
 	if n, ok := f["on_dependency_failure"]; ok {
-		switch p := r.optStr(f, "on_dependency_failure", "test"); p {
+		switch p := r.optStr(sc, f, "on_dependency_failure", "test"); p {
 		case OnDependencySkip, OnDependencyFail, OnDependencyRun:
 			t.OnDependencyFailure = p
 		default:

@@ -2,9 +2,10 @@ package suite
 
 import (
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestDependsOnAndMatrix(t *testing.T) {
@@ -45,11 +46,11 @@ tests:
 	if len(use.DependsOn) != 1 || use.DependsOn[0].ID != "setup" || use.DependsOn[0].Pos.Line != 13 || use.OnDependencyFailure != OnDependencyRun {
 		t.Errorf("use: %+v %q", use.DependsOn, use.OnDependencyFailure)
 	}
-	if got := s.Runs(use); !reflect.DeepEqual(got, []string{"b"}) {
-		t.Errorf("runs of use = %v", got)
+	if diff := cmp.Diff([]string{"b"}, s.Runs(use)); diff != "" {
+		t.Errorf("runs of use (-want +got):\n%s", diff)
 	}
-	if got := s.Runs(s.Tests[0]); !reflect.DeepEqual(got, []string{"a", "b"}) {
-		t.Errorf("runs of setup = %v", got)
+	if diff := cmp.Diff([]string{"a", "b"}, s.Runs(s.Tests[0])); diff != "" {
+		t.Errorf("runs of setup (-want +got):\n%s", diff)
 	}
 	if d := s.Tests[2].DependsOn; len(d) != 1 || d[0].ID != "setup" || s.Tests[2].OnDependencyFailure != "" {
 		t.Errorf("single: %+v", d)
@@ -162,8 +163,11 @@ tests:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Preprocessors) != 2 || !reflect.DeepEqual(s.Preprocessors[0].Command, []string{"python3", conv}) || !reflect.DeepEqual(s.Preprocessors[1].Command, []string{conv}) {
-		t.Fatalf("suite preprocessors %+v %+v", s.Preprocessors[0], s.Preprocessors[1])
+	if len(s.Preprocessors) != 2 {
+		t.Fatalf("suite preprocessors %+v, want 2", s.Preprocessors)
+	}
+	if diff := cmp.Diff([][]string{{"python3", conv}, {conv}}, [][]string{s.Preprocessors[0].Command, s.Preprocessors[1].Command}); diff != "" {
+		t.Fatalf("suite preprocessor commands (-want +got):\n%s", diff)
 	}
 	// The implicit grader inherits the suite's; an explicit one's own pdf replaces the suite's.
 	if g := s.Tests[0].Graders[0]; len(g.Preprocessors) != 2 {
@@ -209,11 +213,14 @@ func TestAgentVScheduleExamples(t *testing.T) {
 	if s == nil || ds.HasErrors() {
 		t.Fatalf("benchmark example: %s", dump(ds))
 	}
-	if got := s.Runs(s.Tests[0]); !reflect.DeepEqual(got, []string{"copilot", "claude", "gemini-llm"}) {
-		t.Errorf("matrix %v", got)
+	if diff := cmp.Diff([]string{"copilot", "claude", "gemini-llm"}, s.Runs(s.Tests[0])); diff != "" {
+		t.Errorf("matrix (-want +got):\n%s", diff)
 	}
-	if want := (&Trials{Count: 2, Strategy: TrialsPassAtK, CostLimitUSD: 2, Pos: s.Trials.Pos}); !reflect.DeepEqual(s.Trials, want) || s.Trials.Pos.Line != 22 {
-		t.Errorf("trials %+v, want %+v at line 22", s.Trials, want)
+	if diff := cmp.Diff(&Trials{Count: 2, Strategy: TrialsPassAtK, CostLimitUSD: 2, Pos: s.Trials.Pos}, s.Trials); diff != "" {
+		t.Errorf("trials (-want +got):\n%s", diff)
+	}
+	if s.Trials.Pos.Line != 22 {
+		t.Errorf("trials at %s, want line 22", s.Trials.Pos)
 	}
 	if strings.Contains(dump(ds), "trials") {
 		t.Errorf("trials still warned about:\n%s", dump(ds))

@@ -23,7 +23,7 @@ var (
 
 // targetKeys checks an entry's keys against what its provider reads. For a provider evalgate
 // does not know, only typos of the common keys are reported.
-func (r *reader) targetKeys(n *yaml.Node, t *TargetConfig) {
+func (r *targetsReader) targetKeys(n *yaml.Node, t *TargetConfig) {
 	what := "target " + t.Name
 	p, knownProvider := providers.Lookup(t.Provider)
 	known := append(append([]string(nil), targetBaseKeys...), p.Keys...)

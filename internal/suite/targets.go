@@ -7,10 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/evalgate/evalgate/internal/fsroot"
-	"github.com/evalgate/evalgate/internal/providers"
 )
 
 // TargetsFile is a parsed targets.yaml.
@@ -162,7 +159,7 @@ func LoadTargetsWith(path string, opts LoadOptions) (tf *TargetsFile, ds Diagnos
 	if opts.Root == "" {
 		opts.Root = fsroot.Default(filepath.Dir(abs))
 	}
-	r := newReader(path, opts)
+	r := newTargetsReader(path, opts)
 	defer func() {
 		if p := recover(); p != nil {
 			r.panicked(p)
@@ -170,106 +167,7 @@ func LoadTargetsWith(path string, opts LoadOptions) (tf *TargetsFile, ds Diagnos
 		}
 		r.done(ds)
 	}()
-	data, err := r.readFile(abs)
-	if err != nil {
-		r.reportf("%v", err)
-		return nil, r.diags
-	}
-	root := r.parseYAML(data)
-	if root == nil {
-		return nil, r.diags
-	}
-	f, ok := r.fields(root, "targets file", "$schema", "targets")
-	if !ok {
-		return nil, r.diags
-	}
-	list := resolve(f["targets"])
-	if list == nil || list.Kind != yaml.SequenceNode {
-		r.errorf(root, "targets file needs a targets: list")
-		return nil, r.diags
-	}
-	tf = &TargetsFile{Path: abs}
-	seen := map[string]bool{}
-	for _, n := range list.Content {
-		t := r.target(n)
-		if t == nil {
-			continue
-		}
-		switch {
-		case t.Name == "":
-			r.errorf(n, "target has no name")
-			continue
-		case seen[t.Name]:
-			r.errorf(n, "duplicate target name %q", t.Name)
-			continue
-		case t.Provider == "" && t.UseTarget == "" && t.Unset["use_target"] != "":
-			msg := fmt.Sprintf("target %s: use_target: ${{ %s }} is not set (set the %s environment variable)", t.Name, t.Unset["use_target"], t.Unset["use_target"])
-			r.errorf(n, "%s", msg)
-			if tf.Unresolved == nil {
-				tf.Unresolved = map[string]string{}
-			}
-			tf.Unresolved[t.Name] = msg
-			continue
-		case t.Provider == "" && t.UseTarget == "":
-			r.errorf(n, "target %s has no provider", t.Name)
-			continue
-		}
-		seen[t.Name] = true
-		tf.Targets = append(tf.Targets, t)
-	}
-	tf.secrets = r.secrets
-	return tf, r.diags
-}
-
-// target reads one targets.yaml entry.
-func (r *reader) target(n *yaml.Node) *TargetConfig {
-	n = resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		r.errorf(n, "a target must be a mapping, not %s", kindOf(n))
-		return nil
-	}
-	r.field, r.unset, r.reads = field{targets: true}, map[string]string{}, map[string][]string{}
-	settings, _ := r.value(n).(map[string]any)
-	unset, reads := r.unset, r.reads
-	r.field, r.unset, r.reads = field{}, nil, nil
-	t := &TargetConfig{Settings: settings, Dir: r.dir, Root: r.opts.Root, Pos: r.pos(n), keyPos: map[string]Pos{}}
-	if len(unset) > 0 {
-		t.Unset = unset
-	}
-	if len(reads) > 0 {
-		t.Reads = reads
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		t.keyPos[n.Content[i].Value] = r.pos(n.Content[i])
-	}
-	t.Name, _ = settings["name"].(string)
-	t.Provider, _ = settings["provider"].(string)
-	t.Provider = providers.Canonical(strings.ToLower(t.Provider))
-	t.GraderTarget, _ = settings["grader_target"].(string)
-	if t.GraderTarget == "" {
-		t.GraderTarget, _ = settings["judge_target"].(string)
-	}
-	t.UseTarget, _ = settings["use_target"].(string)
-	if w, ok := settings["workers"].(int); ok {
-		t.Workers = w
-	}
-	if t.Name != "" && containsControl(t.Name) {
-		r.checkName(valueNode(n, "name"), "target name", t.Name)
-	}
-	r.targetKeys(n, t)
-	r.targetFiles(n, t)
-	return t
-}
-
-// targetFiles checks that the files an entry names stay inside the root, so the error points
-// at the line that names them.
-func (r *reader) targetFiles(n *yaml.Node, t *TargetConfig) {
-	p, _ := providers.Lookup(t.Provider)
-	for _, k := range p.Files {
-		if s, ok := t.Settings[k].(string); ok && s != "" {
-			r.path(valueNode(n, k), s)
-		}
-	}
+	return r.read(abs), r.diags
 }
 
 // Vendor is the entry as a model client reads it (internal/llm/provider.Entry): plain values,

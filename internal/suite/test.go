@@ -19,24 +19,24 @@ func (r *reader) test(n *yaml.Node, s *Suite, d *defaults) *Test {
 	if t == nil {
 		return nil
 	}
-	r.testVars(f, t, d)
-	defer func() { r.vars = nil }()
-	t.Criteria = r.testCriteria(n, f, t.ID)
-	skipDefaults := r.testExecution(f, t)
-	r.testThreshold(f, t, d)
-	if !r.testInput(n, f, t, d, skipDefaults) {
+	// The test's own strings render its vars; what was read before them (the id) renders none.
+	sc := r.testVars(f, t, d)
+	t.Criteria = r.testCriteria(sc, n, f, t.ID)
+	skipDefaults := r.testExecution(sc, f, t)
+	r.testThreshold(sc, f, t, d)
+	if !r.testInput(sc, n, f, t, d, skipDefaults) {
 		return nil
 	}
-	conv, ok := r.conversation(n, f, t)
+	conv, ok := r.conversation(sc, n, f, t)
 	if !ok {
 		return nil
 	}
 	t.Conversation = conv
-	r.testExpected(f, t)
-	r.testExtras(f, t, s)
+	r.testExpected(sc, f, t)
+	r.testExtras(sc, f, t, s)
 	r.warnUnimplemented(n, "test")
-	r.dependencies(f, t)
-	t.Graders = r.testGraders(f, t, d, skipDefaults)
+	r.dependencies(sc, f, t)
+	t.Graders = r.testGraders(sc, f, t, d, skipDefaults)
 	if !r.testGradable(n, t) {
 		return nil
 	}
@@ -71,7 +71,7 @@ func slugID(s string) string {
 // testID starts a test from its id; nil when the id is missing or not a usable name.
 func (r *reader) testID(n *yaml.Node, f map[string]*yaml.Node) *Test {
 	t := &Test{Pos: r.pos(n), Target: ""}
-	t.ID = r.optStr(f, "id", "test")
+	t.ID = r.optStr(scope{}, f, "id", "test")
 	if t.ID == "" {
 		if d := f["description"]; d != nil && d.Value != "" {
 			// promptfoo names a test by its description; AgentV (and the baseline, which
@@ -88,12 +88,11 @@ func (r *reader) testID(n *yaml.Node, f map[string]*yaml.Node) *Test {
 	return t
 }
 
-// testVars merges the test's vars over the suite's and makes them the reader's interpolation
-// scope; the caller clears the scope when the test is read, since per-test vars apply to the
-// test's own strings only.
-func (r *reader) testVars(f map[string]*yaml.Node, t *Test, d *defaults) {
+// testVars merges the test's vars over the suite's and returns them as the scope the test's
+// own strings are read in: per-test vars apply to those only.
+func (r *reader) testVars(f map[string]*yaml.Node, t *Test, d *defaults) scope {
 	if v, ok := f["vars"]; ok {
-		if m, ok := r.value(v).(map[string]any); ok {
+		if m, ok := r.value(scope{}, v).(map[string]any); ok {
 			t.Vars = m
 		} else {
 			r.errorf(v, "test %s: vars must be a mapping", t.ID)
@@ -109,30 +108,27 @@ func (r *reader) testVars(f map[string]*yaml.Node, t *Test, d *defaults) {
 		}
 		t.Vars = merged
 	}
-	r.vars = t.Vars
-	if r.vars == nil {
-		r.vars = map[string]any{}
-	}
+	return scope{vars: t.Vars}
 }
 
 // testCriteria reads criteria, falling back to AgentV's older expected_outcome and then to the
 // description.
-func (r *reader) testCriteria(n *yaml.Node, f map[string]*yaml.Node, id string) string {
-	c := r.optStr(f, "criteria", "test")
+func (r *reader) testCriteria(sc scope, n *yaml.Node, f map[string]*yaml.Node, id string) string {
+	c := r.optStr(sc, f, "criteria", "test")
 	if c == "" {
-		c = r.optStr(f, "expected_outcome", "test")
+		c = r.optStr(sc, f, "expected_outcome", "test")
 	} else if _, both := f["expected_outcome"]; both {
 		r.warnf(keyNode(n, "expected_outcome"), "test %s: expected_outcome is ignored when criteria is set", id)
 	}
 	if c == "" {
-		c = r.optStr(f, "description", "test")
+		c = r.optStr(sc, f, "description", "test")
 	}
 	return c
 }
 
 // testExecution reads the execution block (target, targets, threshold) and reports whether the
 // test opts out of the suite defaults.
-func (r *reader) testExecution(f map[string]*yaml.Node, t *Test) (skipDefaults bool) {
+func (r *reader) testExecution(sc scope, f map[string]*yaml.Node, t *Test) (skipDefaults bool) {
 	e, ok := f["execution"]
 	if !ok {
 		return false
@@ -142,24 +138,24 @@ func (r *reader) testExecution(f map[string]*yaml.Node, t *Test) (skipDefaults b
 		return false
 	}
 	r.warnUnimplemented(e, "test.execution")
-	t.Target = r.optStr(ef, "target", "execution")
+	t.Target = r.optStr(sc, ef, "target", "execution")
 	if tg, ok := ef["targets"]; ok && !isNull(tg) {
-		t.Targets, t.targetsPos = r.testTargets(tg, t.ID), r.pos(tg)
+		t.Targets, t.targetsPos = r.testTargets(sc, tg, t.ID), r.pos(tg)
 	}
 	if th, ok := ef["threshold"]; ok {
-		t.Threshold = r.threshold(th, "execution.threshold")
+		t.Threshold = r.threshold(sc, th, "execution.threshold")
 	}
 	if sd, ok := ef["skip_defaults"]; ok {
-		skipDefaults, _ = r.boolean(sd, "skip_defaults")
+		skipDefaults, _ = r.boolean(sc, sd, "skip_defaults")
 	}
 	return skipDefaults
 }
 
 // testThreshold applies a top-level threshold, which wins over execution.threshold; the suite's
 // applies only when neither is set.
-func (r *reader) testThreshold(f map[string]*yaml.Node, t *Test, d *defaults) {
+func (r *reader) testThreshold(sc scope, f map[string]*yaml.Node, t *Test, d *defaults) {
 	if th, ok := f["threshold"]; ok {
-		t.Threshold = r.threshold(th, "threshold")
+		t.Threshold = r.threshold(sc, th, "threshold")
 	} else if t.Threshold == nil {
 		t.Threshold = d.threshold
 	}
@@ -167,25 +163,25 @@ func (r *reader) testThreshold(f map[string]*yaml.Node, t *Test, d *defaults) {
 
 // testInput reads the input messages and files: the test's own, after the suite's (unless
 // skip_defaults). False when the test ends up with nothing to ask.
-func (r *reader) testInput(n *yaml.Node, f map[string]*yaml.Node, t *Test, d *defaults, skipDefaults bool) bool {
+func (r *reader) testInput(sc scope, n *yaml.Node, f map[string]*yaml.Node, t *Test, d *defaults, skipDefaults bool) bool {
 	if !skipDefaults {
 		t.Input = append(t.Input, d.input...)
 		t.InputFiles = append(t.InputFiles, d.inputFiles...)
 	}
 	switch {
 	case f["input"] != nil:
-		t.Input = append(t.Input, r.messages(f["input"], "input", "user")...)
+		t.Input = append(t.Input, r.messages(sc, f["input"], "input", "user")...)
 	case f["input_messages"] != nil:
-		t.Input = append(t.Input, r.messages(f["input_messages"], "input_messages", "user")...)
+		t.Input = append(t.Input, r.messages(sc, f["input_messages"], "input_messages", "user")...)
 	case d.prompt != nil:
 		// The suite prompt's positions belong to the file it came from.
 		saved := r.file
 		r.file = d.promptFile
-		t.Input = append(t.Input, Message{Role: "user", Content: r.interp(d.prompt, d.prompt.Value)})
+		t.Input = append(t.Input, Message{Role: "user", Content: r.interp(sc, d.prompt, d.prompt.Value)})
 		r.file = saved
 	}
 	if fl, ok := f["input_files"]; ok {
-		files := r.files(fl, "input_files")
+		files := r.files(sc, fl, "input_files")
 		t.InputFiles = append(t.InputFiles, files...)
 		if len(t.Input) > 0 {
 			last := &t.Input[len(t.Input)-1]
@@ -201,26 +197,26 @@ func (r *reader) testInput(n *yaml.Node, f map[string]*yaml.Node, t *Test, d *de
 }
 
 // testExpected reads the expected output; a conversation carries its own per turn instead.
-func (r *reader) testExpected(f map[string]*yaml.Node, t *Test) {
+func (r *reader) testExpected(sc scope, f map[string]*yaml.Node, t *Test) {
 	switch {
 	case t.Conversation != nil:
 	case f["expected_output"] != nil:
-		t.ExpectedOutput = r.messages(f["expected_output"], "expected_output", "assistant")
+		t.ExpectedOutput = r.messages(sc, f["expected_output"], "expected_output", "assistant")
 	case f["expected_messages"] != nil:
-		t.ExpectedOutput = r.messages(f["expected_messages"], "expected_messages", "assistant")
+		t.ExpectedOutput = r.messages(sc, f["expected_messages"], "expected_messages", "assistant")
 	}
 }
 
 // testExtras reads the optional workspace, metadata and tags.
-func (r *reader) testExtras(f map[string]*yaml.Node, t *Test, s *Suite) {
+func (r *reader) testExtras(sc scope, f map[string]*yaml.Node, t *Test, s *Suite) {
 	if w, ok := f["workspace"]; ok {
-		t.Workspace = r.testWorkspace(s, t, r.workspaceSpec(w))
+		t.Workspace = r.testWorkspace(s, t, r.workspaceSpec(sc, w))
 	}
 	if m, ok := f["metadata"]; ok {
-		t.Metadata, _ = r.value(m).(map[string]any)
+		t.Metadata, _ = r.value(sc, m).(map[string]any)
 	}
 	if tg, ok := f["tags"]; ok {
-		t.Tags = r.tags(tg)
+		t.Tags = r.tags(sc, tg)
 	}
 }
 
@@ -242,16 +238,16 @@ func (r *reader) testGradable(n *yaml.Node, t *Test) bool {
 
 // testGraders collects a test's graders: inline rubrics first (AgentV prepends them), then its
 // assertions, then the suite defaults.
-func (r *reader) testGraders(f map[string]*yaml.Node, t *Test, d *defaults, skipDefaults bool) []*Grader {
+func (r *reader) testGraders(sc scope, f map[string]*yaml.Node, t *Test, d *defaults, skipDefaults bool) []*Grader {
 	var gs []*Grader
 	if rb, ok := f["rubrics"]; ok {
 		g := &Grader{Name: "rubrics", Type: "rubrics", Weight: 1, Pos: r.pos(rb)}
-		g.Criteria = r.criteria(rb, "rubrics", false)
+		g.Criteria = r.criteria(sc, rb, "rubrics", false)
 		gs = append(gs, g)
 	}
 	for _, k := range []string{"assertions", "assert", "evaluators"} {
 		if a, ok := f[k]; ok {
-			gs = append(gs, r.graders(a, k)...)
+			gs = append(gs, r.graders(sc, a, k)...)
 			break
 		}
 	}
@@ -259,7 +255,7 @@ func (r *reader) testGraders(f map[string]*yaml.Node, t *Test, d *defaults, skip
 		if ef, _ := r.quietFields(e); ef != nil {
 			for _, k := range []string{"assertions", "evaluators"} {
 				if a, ok := ef[k]; ok {
-					gs = append(gs, r.graders(a, "execution."+k)...)
+					gs = append(gs, r.graders(sc, a, "execution."+k)...)
 				}
 			}
 		}
@@ -306,7 +302,7 @@ func (r *reader) quietFields(n *yaml.Node) (map[string]*yaml.Node, bool) {
 
 // messages reads input or expected output: a string, one message, a message list, or content
 // blocks; defaultRole applies to bare content.
-func (r *reader) messages(n *yaml.Node, what, defaultRole string) []Message {
+func (r *reader) messages(sc scope, n *yaml.Node, what, defaultRole string) []Message {
 	n = resolve(n)
 	switch n.Kind {
 	case yaml.ScalarNode:
@@ -314,23 +310,23 @@ func (r *reader) messages(n *yaml.Node, what, defaultRole string) []Message {
 			r.errorf(n, "input must be text, a message or a list of messages, not %s (quote it to send it as text)", kindOf(n))
 			return nil
 		}
-		s, _ := r.str(n, what)
+		s, _ := r.str(sc, n, what)
 		return []Message{{Role: defaultRole, Content: s}}
 	case yaml.MappingNode:
 		if keyNode(n, "role") != n {
-			return []Message{r.message(n, what, defaultRole)}
+			return []Message{r.message(sc, n, what, defaultRole)}
 		}
-		b, _ := json.MarshalIndent(r.value(n), "", "  ")
+		b, _ := json.MarshalIndent(r.value(sc, n), "", "  ")
 		return []Message{{Role: defaultRole, Content: string(b)}}
 	case yaml.SequenceNode:
 		if len(n.Content) > 0 && keyNode(n.Content[0], "type") != resolve(n.Content[0]) && keyNode(n.Content[0], "role") == resolve(n.Content[0]) {
 			m := Message{Role: defaultRole}
-			r.blocks(n, what, &m)
+			r.blocks(sc, n, what, &m)
 			return []Message{m}
 		}
 		var out []Message
 		for _, c := range n.Content {
-			out = append(out, r.message(c, what+"[]", defaultRole))
+			out = append(out, r.message(sc, c, what+"[]", defaultRole))
 		}
 		return out
 	}
@@ -338,29 +334,29 @@ func (r *reader) messages(n *yaml.Node, what, defaultRole string) []Message {
 	return nil
 }
 
-func (r *reader) message(n *yaml.Node, what, defaultRole string) Message {
+func (r *reader) message(sc scope, n *yaml.Node, what, defaultRole string) Message {
 	f, ok := r.fields(n, what, "role", "content", "tool_calls", "name", "metadata")
 	m := Message{Role: defaultRole}
 	if !ok {
 		return m
 	}
-	if role := r.optStr(f, "role", what); role != "" {
+	if role := r.optStr(sc, f, "role", what); role != "" {
 		m.Role = role
 	}
 	if c, ok := f["content"]; ok {
 		c = resolve(c)
 		switch c.Kind {
 		case yaml.ScalarNode:
-			m.Content, _ = r.str(c, what+".content")
+			m.Content, _ = r.str(sc, c, what+".content")
 		case yaml.SequenceNode:
-			r.blocks(c, what+".content", &m)
+			r.blocks(sc, c, what+".content", &m)
 		default:
-			b, _ := json.MarshalIndent(r.value(c), "", "  ")
+			b, _ := json.MarshalIndent(r.value(sc, c), "", "  ")
 			m.Content = string(b)
 		}
 	}
 	if tc, ok := f["tool_calls"]; ok {
-		if list, ok := r.value(tc).([]any); ok {
+		if list, ok := r.value(sc, tc).([]any); ok {
 			for _, x := range list {
 				if mm, ok := x.(map[string]any); ok {
 					m.ToolCalls = append(m.ToolCalls, mm)
@@ -368,7 +364,7 @@ func (r *reader) message(n *yaml.Node, what, defaultRole string) Message {
 			}
 		}
 		if m.Content == "" {
-			b, _ := json.Marshal(r.value(tc))
+			b, _ := json.Marshal(r.value(sc, tc))
 			m.Content = string(b)
 		}
 	}
@@ -376,7 +372,7 @@ func (r *reader) message(n *yaml.Node, what, defaultRole string) Message {
 }
 
 // files reads a list of file references.
-func (r *reader) files(n *yaml.Node, what string) []string {
+func (r *reader) files(sc scope, n *yaml.Node, what string) []string {
 	n = resolve(n)
 	if n.Kind != yaml.SequenceNode {
 		r.errorf(n, "%s must be a list of paths, not %s", what, kindOf(n))
@@ -384,7 +380,7 @@ func (r *reader) files(n *yaml.Node, what string) []string {
 	}
 	var out []string
 	for _, c := range n.Content {
-		if s, ok := r.str(c, what+"[]"); ok {
+		if s, ok := r.str(sc, c, what+"[]"); ok {
 			if p, ok := r.path(c, s); ok {
 				out = append(out, p)
 			}

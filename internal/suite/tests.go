@@ -3,7 +3,6 @@ package suite
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -42,7 +41,7 @@ func (r *reader) testNodes(n *yaml.Node, what string) []*yaml.Node {
 
 // testFiles loads tests from a path, glob or directory named in the suite.
 func (r *reader) testFiles(n *yaml.Node, ref string) []*yaml.Node {
-	ref = strings.TrimPrefix(r.interp(n, ref), "file://")
+	ref = strings.TrimPrefix(r.interp(scope{}, n, ref), "file://")
 	pattern, ok := r.path(n, ref)
 	if !ok {
 		return nil
@@ -277,8 +276,3 @@ func (r *reader) parseJSONL(data []byte, path string) (*Suite, Diagnostics) {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
-
-// reportf is a helper for errors about a file rather than a node.
-func (r *reader) reportf(format string, args ...any) {
-	r.report(Diagnostic{Pos: Pos{File: r.file}, Severity: Error, Message: fmt.Sprintf(format, args...)})
-}

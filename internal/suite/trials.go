@@ -49,7 +49,7 @@ func (r *reader) trials(n *yaml.Node) *Trials {
 	}
 	tr := &Trials{Count: 1, Strategy: TrialsPassAtK}
 	if c, ok := f["count"]; ok && !isNull(c) {
-		if v, ok := r.integer(c, "execution.trials.count"); ok {
+		if v, ok := r.integer(scope{}, c, "execution.trials.count"); ok {
 			if v < 1 || v > MaxTrials {
 				r.errorf(c, "execution.trials.count must be between 1 and %d, not %d", MaxTrials, v)
 			} else {
@@ -60,7 +60,7 @@ func (r *reader) trials(n *yaml.Node) *Trials {
 		r.errorf(resolve(n), "execution.trials needs a count (the number of times each test runs), e.g. trials: {count: 3}, or pass --trials N")
 	}
 	if s, ok := f["strategy"]; ok && !isNull(s) {
-		switch v := strings.TrimSpace(r.optStr(f, "strategy", "execution.trials")); v {
+		switch v := strings.TrimSpace(r.optStr(scope{}, f, "strategy", "execution.trials")); v {
 		case TrialsPassAtK, TrialsMean, TrialsConfidenceInterval:
 			tr.Strategy = v
 		default:
@@ -72,7 +72,7 @@ func (r *reader) trials(n *yaml.Node) *Trials {
 		key = "costLimitUsd"
 	}
 	if c, ok := f[key]; ok && !isNull(c) {
-		if v, ok := r.num(c, "execution.trials."+key); ok {
+		if v, ok := r.num(scope{}, c, "execution.trials."+key); ok {
 			if v <= 0 {
 				r.errorf(c, "execution.trials.%s must be a positive amount in US dollars, not %v (leave it out for no limit)", key, v)
 			} else {
@@ -88,7 +88,7 @@ func (r *reader) trials(n *yaml.Node) *Trials {
 
 // trialsMax reads execution.trials.max into tr, whose Count is read.
 func (r *reader) trialsMax(n *yaml.Node, tr *Trials) {
-	v, ok := r.integer(n, "execution.trials.max")
+	v, ok := r.integer(scope{}, n, "execution.trials.max")
 	switch {
 	case !ok:
 	case v < 1 || v > MaxTrials:

@@ -1,8 +1,9 @@
 package suite
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestTrials(t *testing.T) {
@@ -61,8 +62,8 @@ func TestTrials(t *testing.T) {
 				}
 				s.Trials.Pos = Pos{}
 			}
-			if !reflect.DeepEqual(s.Trials, c.want) {
-				t.Errorf("trials %+v, want %+v", s.Trials, c.want)
+			if diff := cmp.Diff(c.want, s.Trials); diff != "" {
+				t.Errorf("trials (-want +got):\n%s", diff)
 			}
 		})
 	}

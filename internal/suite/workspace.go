@@ -20,7 +20,7 @@ var removedWorkspaceKeys = map[string]string{
 // workspace reads a workspace object, or a path to a YAML file holding one, and checks how its
 // keys fit together.
 func (r *reader) workspace(n *yaml.Node) *Workspace {
-	w := r.workspaceSpec(n)
+	w := r.workspaceSpec(scope{}, n)
 	if w != nil {
 		r.settleWorkspace(w, nil, "")
 	}
@@ -29,10 +29,10 @@ func (r *reader) workspace(n *yaml.Node) *Workspace {
 
 // workspaceSpec reads a workspace as written, each key checked on its own; settleWorkspace
 // checks the combination, once a test's workspace is merged over the suite's.
-func (r *reader) workspaceSpec(n *yaml.Node) *Workspace {
+func (r *reader) workspaceSpec(sc scope, n *yaml.Node) *Workspace {
 	n = resolve(n)
 	if n.Kind == yaml.ScalarNode {
-		return r.workspaceFile(n)
+		return r.workspaceFile(sc, n)
 	}
 	f, ok := r.workspaceFields(n)
 	if !ok {
@@ -45,35 +45,35 @@ func (r *reader) workspaceSpec(n *yaml.Node) *Workspace {
 			w.set[k] = r.pos(v)
 		}
 	}
-	r.workspaceTemplate(f, w)
-	if iso := r.optStr(f, "isolation", "workspace"); iso != "" {
+	r.workspaceTemplate(sc, f, w)
+	if iso := r.optStr(sc, f, "isolation", "workspace"); iso != "" {
 		if iso != "per_test" && iso != "shared" {
 			r.errorf(f["isolation"], "workspace isolation must be per_test or shared, not %q", iso)
 		}
 		w.Isolation = iso
 	}
 	if h, ok := f["hooks"]; ok {
-		w.Hooks = r.hooks(h)
+		w.Hooks = r.hooks(sc, h)
 	}
 	if rs, ok := f["repos"]; ok {
-		w.Repos = r.repos(rs)
+		w.Repos = r.repos(sc, rs)
 	}
 	if e, ok := f["env"]; ok {
-		w.Env = r.workspaceEnv(e)
+		w.Env = r.workspaceEnv(sc, e)
 	}
 	if _, ok := f["docker"]; ok {
 		// AgentV runs code graders inside the image: on the host they would see other tools.
 		r.errorf(keyNode(n, "docker"), "workspace.docker is not supported: evalgate runs code graders on the host, "+
 			"not in a container; run evalgate in an image that has what the graders need, and remove docker")
 	}
-	r.workspaceMode(f, w)
+	r.workspaceMode(sc, f, w)
 	return w
 }
 
 // workspaceFile reads a workspace given as a path: a directory is the template itself, a file
 // holds the workspace settings, whose positions and relative paths belong to that file.
-func (r *reader) workspaceFile(n *yaml.Node) *Workspace {
-	s, _ := r.str(n, "workspace")
+func (r *reader) workspaceFile(sc scope, n *yaml.Node) *Workspace {
+	s, _ := r.str(sc, n, "workspace")
 	p, ok := r.path(n, s)
 	if !ok {
 		return nil
@@ -97,7 +97,7 @@ func (r *reader) workspaceFile(n *yaml.Node) *Workspace {
 		r.errorf(keyNode(root, "workspace"), "a workspace file holds the workspace settings directly: remove the top-level workspace: wrapper")
 		return nil
 	}
-	w := r.workspaceSpec(root)
+	w := r.workspaceSpec(sc, root)
 	if w != nil {
 		w.fromFile = true
 	}
@@ -124,8 +124,8 @@ func (r *reader) workspaceFields(n *yaml.Node) (map[string]*yaml.Node, bool) {
 }
 
 // workspaceTemplate reads the template directory the workspace is copied from.
-func (r *reader) workspaceTemplate(f map[string]*yaml.Node, w *Workspace) {
-	t := r.optStr(f, "template", "workspace")
+func (r *reader) workspaceTemplate(sc scope, f map[string]*yaml.Node, w *Workspace) {
+	t := r.optStr(sc, f, "template", "workspace")
 	if t == "" {
 		return
 	}
@@ -138,15 +138,15 @@ func (r *reader) workspaceTemplate(f map[string]*yaml.Node, w *Workspace) {
 }
 
 // workspaceMode reads mode and path as AgentV does: a path alone means static.
-func (r *reader) workspaceMode(f map[string]*yaml.Node, w *Workspace) {
-	w.Mode = r.optStr(f, "mode", "workspace")
+func (r *reader) workspaceMode(sc scope, f map[string]*yaml.Node, w *Workspace) {
+	w.Mode = r.optStr(sc, f, "mode", "workspace")
 	switch w.Mode {
 	case "", "pooled", "temp", "static":
 	default:
 		r.errorf(f["mode"], "workspace.mode must be pooled, temp or static, not %q", w.Mode)
 		return
 	}
-	if p := r.optStr(f, "path", "workspace"); p != "" {
+	if p := r.optStr(sc, f, "path", "workspace"); p != "" {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(r.dir, p)
 		}
@@ -155,26 +155,26 @@ func (r *reader) workspaceMode(f map[string]*yaml.Node, w *Workspace) {
 }
 
 // hooks reads workspace.hooks.
-func (r *reader) hooks(n *yaml.Node) WorkspaceHooks {
+func (r *reader) hooks(sc scope, n *yaml.Node) WorkspaceHooks {
 	var h WorkspaceHooks
 	f, ok := r.fields(n, "workspace.hooks", "enabled", "before_all", "before_each", "after_each", "after_all")
 	if !ok {
 		return h
 	}
 	if e, ok := f["enabled"]; ok {
-		on, ok := r.boolean(e, "workspace.hooks.enabled")
+		on, ok := r.boolean(sc, e, "workspace.hooks.enabled")
 		h.Disabled, h.enabledSet = ok && !on, ok
 	}
-	h.BeforeAll = r.hook(f["before_all"], "before_all")
-	h.BeforeEach = r.hook(f["before_each"], "before_each")
-	h.AfterEach = r.hook(f["after_each"], "after_each")
-	h.AfterAll = r.hook(f["after_all"], "after_all")
+	h.BeforeAll = r.hook(sc, f["before_all"], "before_all")
+	h.BeforeEach = r.hook(sc, f["before_each"], "before_each")
+	h.AfterEach = r.hook(sc, f["after_each"], "after_each")
+	h.AfterAll = r.hook(sc, f["after_all"], "after_all")
 	return h
 }
 
 // hook reads one hook: a command (string or list), or AgentV's object with command (or the
 // deprecated script), timeout_ms, cwd and reset.
-func (r *reader) hook(n *yaml.Node, stage string) *Hook {
+func (r *reader) hook(sc scope, n *yaml.Node, stage string) *Hook {
 	if n == nil {
 		return nil
 	}
@@ -182,7 +182,7 @@ func (r *reader) hook(n *yaml.Node, stage string) *Hook {
 	h := &Hook{Pos: r.pos(n), Dir: r.dir, set: map[string]bool{}}
 	if resolve(n).Kind != yaml.MappingNode {
 		// Written, even if unusable: its own error says why.
-		h.Command, h.set["command"] = r.command(n, what), true
+		h.Command, h.set["command"] = r.command(sc, n, what), true
 		return h
 	}
 	f, _ := r.fields(n, what, "command", "script", "timeout_ms", "timeoutMs", "cwd", "reset")
@@ -196,20 +196,20 @@ func (r *reader) hook(n *yaml.Node, stage string) *Hook {
 		}
 	}
 	if cmd != nil && !isNull(cmd) {
-		h.Command, h.set["command"] = r.command(cmd, what+".command"), true
+		h.Command, h.set["command"] = r.command(sc, cmd, what+".command"), true
 	}
 	for _, k := range []string{"timeout_ms", "timeoutMs"} {
 		if t, ok := f[k]; ok {
-			if ms, ok := r.integer(t, what+"."+k); ok && ms < 0 {
+			if ms, ok := r.integer(sc, t, what+"."+k); ok && ms < 0 {
 				r.errorf(t, "%s.%s must not be negative", what, k)
 			} else {
 				h.TimeoutMS, h.set["timeout_ms"] = ms, ok
 			}
 		}
 	}
-	h.Cwd = r.optStr(f, "cwd", what)
+	h.Cwd = r.optStr(sc, f, "cwd", what)
 	h.set["cwd"] = h.Cwd != ""
-	if h.Reset = r.optStr(f, "reset", what); h.Reset != "" {
+	if h.Reset = r.optStr(sc, f, "reset", what); h.Reset != "" {
 		h.set["reset"] = true
 		switch {
 		case h.Reset != "none" && h.Reset != "fast" && h.Reset != "strict":
@@ -224,21 +224,21 @@ func (r *reader) hook(n *yaml.Node, stage string) *Hook {
 var pythonModule = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 
 // workspaceEnv reads workspace.env, AgentV's preflight requirements.
-func (r *reader) workspaceEnv(n *yaml.Node) WorkspaceEnv {
+func (r *reader) workspaceEnv(sc scope, n *yaml.Node) WorkspaceEnv {
 	e := WorkspaceEnv{Pos: r.pos(n)}
 	f, ok := r.fields(n, "workspace.env", "required_commands", "required_python_modules")
 	if !ok {
 		return e
 	}
-	e.RequiredCommands = r.names(f["required_commands"], "workspace.env.required_commands", func(s string) bool {
+	e.RequiredCommands = r.names(sc, f["required_commands"], "workspace.env.required_commands", func(s string) bool {
 		return s != "" && !containsControl(s)
 	})
-	e.RequiredPythonModules = r.names(f["required_python_modules"], "workspace.env.required_python_modules", pythonModule.MatchString)
+	e.RequiredPythonModules = r.names(sc, f["required_python_modules"], "workspace.env.required_python_modules", pythonModule.MatchString)
 	return e
 }
 
 // names reads an optional list of strings, each of which must pass valid.
-func (r *reader) names(n *yaml.Node, what string, valid func(string) bool) []string {
+func (r *reader) names(sc scope, n *yaml.Node, what string, valid func(string) bool) []string {
 	n = resolve(n)
 	if isNull(n) {
 		return nil
@@ -249,7 +249,7 @@ func (r *reader) names(n *yaml.Node, what string, valid func(string) bool) []str
 	}
 	var out []string
 	for _, c := range n.Content {
-		s, ok := r.str(c, what+"[]")
+		s, ok := r.str(sc, c, what+"[]")
 		if !ok {
 			continue
 		}

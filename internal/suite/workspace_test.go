@@ -2,9 +2,11 @@ package suite
 
 import (
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 const wsTests = "tests:\n  - id: t\n    input: hi\n    criteria: c\n"
@@ -143,7 +145,7 @@ func TestWorkspaceModel(t *testing.T) {
 		t.Errorf("before_each = %+v", h)
 	}
 	if h := w.Hooks.AfterEach; h == nil || h.Reset != "fast" || h.Cwd != "scripts" || h.TimeoutMS != 5000 ||
-		filepath.Base(h.Dir) != "evals" || !reflect.DeepEqual(h.Command, []string{"sh", "reset.sh", "{{workspace_path}}"}) {
+		filepath.Base(h.Dir) != "evals" || !cmp.Equal(h.Command, []string{"sh", "reset.sh", "{{workspace_path}}"}) {
 		t.Errorf("after_each = %+v", h)
 	}
 	want := []Repo{
@@ -158,12 +160,12 @@ func TestWorkspaceModel(t *testing.T) {
 	for i, r := range w.Repos {
 		got := *r
 		got.Pos = Pos{}
-		if !reflect.DeepEqual(got, want[i]) {
-			t.Errorf("repo %d = %+v,\nwant %+v", i, got, want[i])
+		if diff := cmp.Diff(want[i], got); diff != "" {
+			t.Errorf("repo %d (-want +got):\n%s", i, diff)
 		}
 	}
-	if !reflect.DeepEqual(w.Env.RequiredCommands, []string{"git"}) || !reflect.DeepEqual(w.Env.RequiredPythonModules, []string{"json", "os.path"}) {
-		t.Errorf("env = %+v", w.Env)
+	if diff := cmp.Diff(WorkspaceEnv{RequiredCommands: []string{"git"}, RequiredPythonModules: []string{"json", "os.path"}}, w.Env, cmpopts.IgnoreFields(WorkspaceEnv{}, "Pos")); diff != "" {
+		t.Errorf("env (-want +got):\n%s", diff)
 	}
 	if !contains(s.Refs, "fixtures/r.git") {
 		t.Errorf("a local repo is a reference of the suite: refs %v", s.Refs)

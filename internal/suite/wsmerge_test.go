@@ -2,9 +2,11 @@ package suite
 
 import (
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // indent puts every line of yaml n spaces further in.
@@ -81,11 +83,11 @@ func TestWorkspaceMerge(t *testing.T) {
 			test:  "hooks:\n  before_each:\n    command: [sh, test.sh]\n",
 			check: func(t *testing.T, root string, w *Workspace) {
 				h := w.Hooks.BeforeEach
-				if h == nil || !reflect.DeepEqual(h.Command, []string{"sh", "test.sh"}) || h.TimeoutMS != 5000 ||
+				if h == nil || !cmp.Equal(h.Command, []string{"sh", "test.sh"}) || h.TimeoutMS != 5000 ||
 					h.Cwd != filepath.Join(root, "evals", "scripts") || h.Dir != filepath.Join(root, "evals") {
 					t.Fatalf("before_each = %+v", h)
 				}
-				if a := w.Hooks.AfterAll; a == nil || !reflect.DeepEqual(a.Command, []string{"sh", "done.sh"}) {
+				if a := w.Hooks.AfterAll; a == nil || !cmp.Equal(a.Command, []string{"sh", "done.sh"}) {
 					t.Errorf("after_all = %+v", a)
 				}
 			},
@@ -96,7 +98,7 @@ func TestWorkspaceMerge(t *testing.T) {
 			test:  "hooks:\n  before_each:\n    timeout_ms: 9000\n",
 			check: func(t *testing.T, root string, w *Workspace) {
 				h := w.Hooks.BeforeEach
-				if h == nil || !reflect.DeepEqual(h.Command, []string{"sh", "suite.sh"}) || h.TimeoutMS != 9000 || h.Reset != "fast" {
+				if h == nil || !cmp.Equal(h.Command, []string{"sh", "suite.sh"}) || h.TimeoutMS != 9000 || h.Reset != "fast" {
 					t.Errorf("before_each = %+v", h)
 				}
 			},
@@ -181,8 +183,8 @@ func TestWorkspaceMerge(t *testing.T) {
 			name:  "env requirements add up",
 			suite: "env:\n  required_commands: [git, sh]\n", test: "env:\n  required_commands: [sh, jq]\n  required_python_modules: [json]\n",
 			check: func(t *testing.T, root string, w *Workspace) {
-				if !reflect.DeepEqual(w.Env.RequiredCommands, []string{"git", "sh", "jq"}) || !reflect.DeepEqual(w.Env.RequiredPythonModules, []string{"json"}) {
-					t.Errorf("env = %+v", w.Env)
+				if diff := cmp.Diff(WorkspaceEnv{RequiredCommands: []string{"git", "sh", "jq"}, RequiredPythonModules: []string{"json"}}, w.Env, cmpopts.IgnoreFields(WorkspaceEnv{}, "Pos")); diff != "" {
+					t.Errorf("env (-want +got):\n%s", diff)
 				}
 			},
 		},
@@ -230,7 +232,7 @@ func TestWorkspaceMergeLeavesSuite(t *testing.T) {
 	}
 	// Positions and directories differ between the two temp dirs; compare what they hold.
 	want, got := *alone.Workspace, *s.Workspace
-	if got.Hooks.Disabled || got.Hooks.BeforeEach.Cwd != "" || !reflect.DeepEqual(got.Hooks.BeforeEach.Command, want.Hooks.BeforeEach.Command) ||
+	if got.Hooks.Disabled || got.Hooks.BeforeEach.Cwd != "" || !cmp.Equal(got.Hooks.BeforeEach.Command, want.Hooks.BeforeEach.Command) ||
 		len(got.Repos) != 1 || got.Isolation != "shared" || got.Hooks.BeforeEach.TimeoutMS != 5000 || len(got.set) != len(want.set) {
 		t.Errorf("the suite's workspace changed: %+v, hooks %+v, before_each %+v", got, got.Hooks, got.Hooks.BeforeEach)
 	}
@@ -315,8 +317,8 @@ func TestMergeWorkspaceCopies(t *testing.T) {
 	w.Hooks.BeforeEach.Command[1] = "changed"
 	w.Env.RequiredCommands[0] = "changed"
 	w.set["template"] = Pos{Line: 99}
-	if !reflect.DeepEqual(s, suite()) {
-		t.Errorf("the suite's workspace changed: %+v", s)
+	if diff := cmp.Diff(suite(), s, cmp.AllowUnexported(Workspace{}, WorkspaceHooks{}, Hook{})); diff != "" {
+		t.Errorf("the suite's workspace changed (-want +got):\n%s", diff)
 	}
 	if w.Isolation != "shared" || w.Template != "/tpl" {
 		t.Errorf("merged = %+v", w)
