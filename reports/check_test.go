@@ -12,7 +12,7 @@ import (
 
 func TestAnnotations(t *testing.T) {
 	t.Parallel()
-	co := CheckRun(loadRun(t, "mixed"), CheckOptions{})
+	co := NewReport(loadRun(t, "mixed"), nil).CheckRun(CheckOptions{})
 	type ann struct {
 		Path  string
 		Line  int
@@ -49,7 +49,7 @@ func TestAnnotations(t *testing.T) {
 func TestAnnotationsAllOfThem(t *testing.T) {
 	t.Parallel()
 	run := bigRun(300)
-	co := CheckRun(run, CheckOptions{})
+	co := NewReport(run, nil).CheckRun(CheckOptions{})
 	want := 0
 	for _, s := range run.Suites {
 		for _, tr := range s.Tests {
@@ -77,7 +77,7 @@ func TestAnnotationBounds(t *testing.T) {
 		Graders: []*result.GraderResult{{Name: "g", Verdict: result.Fail, Reasoning: long + "\x1b[31m",
 			Assertions: []result.Assertion{{Text: long, Evidence: long}}}},
 	}}}}}
-	co := CheckRun(run, CheckOptions{RepoRoot: "/repo"})
+	co := NewReport(run, nil).CheckRun(CheckOptions{RepoRoot: "/repo"})
 	if len(co.Annotations) != 1 {
 		t.Fatalf("%d annotations, want 1", len(co.Annotations))
 	}
@@ -119,7 +119,7 @@ func TestTopAnnotations(t *testing.T) {
 			tr.Verdict = result.Fail // its failed optional criterion becomes a failure
 		}
 	}
-	anns := CheckRun(run, CheckOptions{}).Annotations
+	anns := NewReport(run, nil).CheckRun(CheckOptions{}).Annotations
 	rank := func(a Annotation) int {
 		switch {
 		case strings.Contains(a.Title, "· gate"):

@@ -17,8 +17,6 @@ type TableOptions struct {
 	// Gate is the gate's decision reported in the footer (zero: the default policy's, on the
 	// tests alone).
 	Gate gate.Decision
-	// Baseline, when set, adds a DELTA column and a comparison line.
-	Baseline *compare.Comparison
 	// ReasonBytes bounds the reason of each failed row (default 240); a longer reason keeps
 	// its start and its end, where an error's cause is.
 	ReasonBytes int
@@ -60,18 +58,12 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Table writes the per-suite table of tests × criteria with aligned columns (suite, test,
+// Table writes r's per-suite table of tests × criteria with aligned columns (suite, test,
 // grader › criterion, weight, required, score, verdict, reason), failed and gated rows first,
 // then a footer with counts, mean score, tokens, cost and the gate. Failed, gated, errored and
 // borderline rows carry a reason: the error, the gate or the judge's reasoning. Every piece of
 // model or eval-file text is sanitized: no escape sequence or control character from an agent
-// reaches the terminal.
-func Table(w io.Writer, run *result.Run, opts TableOptions) error {
-	return NewReport(run, opts.Baseline).Table(w, opts)
-}
-
-// Table writes the terminal table from r's view (see the package-level Table); opts.Baseline
-// is ignored: r was compared when it was made.
+// reaches the terminal. With a baseline, a DELTA column and a comparison line are added.
 func (r *Report) Table(w io.Writer, opts TableOptions) error {
 	v := r.v
 	color := func(v result.Verdict, s string) string {
