@@ -59,7 +59,7 @@ func BenchmarkComment5000(b *testing.B) {
 func BenchmarkSummary5000(b *testing.B) {
 	run := bigRun(benchTests)
 	loop(b, func() {
-		if s := NewReport(run, nil).StepSummary(SummaryOptions{}); len(s) > MaxStepSummaryBytes {
+		if s := NewReport(run, nil).StepSummary(SummaryOptions{}); len(s) > maxStepSummaryBytes {
 			b.Fatalf("summary is %d bytes", len(s))
 		}
 	})

@@ -94,8 +94,8 @@ func TestStepSummaryBudget(t *testing.T) {
 	t.Parallel()
 	run := bigRun(300)
 	full := NewReport(run, nil).StepSummary(SummaryOptions{})
-	if len(full) > MaxStepSummaryBytes {
-		t.Errorf("%d bytes, budget %d", len(full), MaxStepSummaryBytes)
+	if len(full) > maxStepSummaryBytes {
+		t.Errorf("%d bytes, budget %d", len(full), maxStepSummaryBytes)
 	}
 	checkMarkdown(t, full, false)
 	if strings.Contains(full, "Trimmed") {

@@ -66,7 +66,7 @@ type Annotation struct {
 // Annotation levels.
 const (
 	LevelFailure = "failure"
-	LevelWarning = "warning"
+	levelWarning = "warning"
 )
 
 // CheckRun renders the check run's output from r: Summary carries the headline, counts, criteria and
@@ -114,5 +114,5 @@ func checkTitle(v *view, d gate.Decision) string {
 	if d.Reason != "" {
 		s = d.Reason + "; " + s
 	}
-	return truncate(s, MaxAnnotationTitleBytes)
+	return truncate(s, maxAnnotationTitleBytes)
 }

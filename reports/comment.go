@@ -4,8 +4,8 @@ import (
 	"github.com/evalgate/evalgate/internal/gate"
 )
 
-// DefaultRerunCommand is the slash command the comment's footer suggests.
-const DefaultRerunCommand = "/evalgate rerun"
+// defaultRerunCommand is the slash command the comment's footer suggests.
+const defaultRerunCommand = "/evalgate rerun"
 
 // CommentOptions shape the sticky PR comment.
 type CommentOptions struct {
@@ -19,7 +19,7 @@ type CommentOptions struct {
 	// ReportHint says where the full report is ("the job summary", "the evalgate-report
 	// artifact"); it is quoted whenever something was left out.
 	ReportHint string
-	// RerunCommand is the slash command suggested in the footer (default DefaultRerunCommand).
+	// RerunCommand is the slash command suggested in the footer (default "/evalgate rerun").
 	RerunCommand string
 	// Gate is the gate's decision the report shows (zero: the default policy's, on the tests
 	// alone).
@@ -36,7 +36,7 @@ type CommentOptions struct {
 func (r *Report) Comment(opts CommentOptions) string {
 	rerun := opts.RerunCommand
 	if rerun == "" {
-		rerun = DefaultRerunCommand
+		rerun = defaultRerunCommand
 	}
 	m := newMarkdown(r.v, mdConfig{
 		marker:      normalizeMarker(opts.Marker),

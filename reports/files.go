@@ -97,7 +97,7 @@ func (r *Report) WriteAll(dir string, opts FilesOptions) error {
 	})
 	write(FileResults, func(w io.Writer) error { return WriteResults(w, r.v.run) })
 	write(FileIndex, func(w io.Writer) error { return WriteIndex(w, r.v.run) })
-	write(FileJUnit, func(w io.Writer) error { return WriteJUnit(w, r.v.run, opts.JUnit) })
+	write(FileJUnit, func(w io.Writer) error { return writeJUnit(w, r.v.run, opts.JUnit) })
 	write(FileHTML, func(w io.Writer) error {
 		return r.writeHTML(w, cmp.Or(opts.JUnit.Gate, opts.Comment.Gate))
 	})

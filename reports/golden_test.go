@@ -53,8 +53,8 @@ func TestGolden(t *testing.T) {
 
 			sum := rep.StepSummary(SummaryOptions{RunURL: "https://github.com/acme/agents/actions/runs/9876543210"})
 			checkMarkdown(t, sum, false)
-			if len(sum) > MaxStepSummaryBytes {
-				t.Errorf("summary is %d bytes, limit %d", len(sum), MaxStepSummaryBytes)
+			if len(sum) > maxStepSummaryBytes {
+				t.Errorf("summary is %d bytes, limit %d", len(sum), maxStepSummaryBytes)
 			}
 			if !tc.skipWide {
 				golden(t, tc.name+"/summary.md", sum)
@@ -89,7 +89,7 @@ func TestGolden(t *testing.T) {
 			if err := WriteIndex(&idx, run); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteJUnit(&junit, run, JUnitOptions{}); err != nil {
+			if err := writeJUnit(&junit, run, JUnitOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if !tc.skipWide {

@@ -102,7 +102,7 @@ func TestEmptyAndNilRuns(t *testing.T) {
 			if err := WriteIndex(&buf, run); err != nil {
 				t.Error(err)
 			}
-			if err := WriteJUnit(&buf, run, JUnitOptions{}); err != nil {
+			if err := writeJUnit(&buf, run, JUnitOptions{}); err != nil {
 				t.Error(err)
 			}
 		})
@@ -135,7 +135,7 @@ func TestTableColor(t *testing.T) {
 func TestTableReasons(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	if err := NewReport(loadRun(t, "hostile"), nil).Table(&buf, TableOptions{ReasonBytes: 200}); err != nil {
+	if err := NewReport(loadRun(t, "hostile"), nil).Table(&buf, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, line := range strings.Split(buf.String(), "\n") {

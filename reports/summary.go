@@ -11,7 +11,7 @@ type SummaryOptions struct {
 	// Gate is the gate's decision the report shows (zero: the default policy's, on the tests
 	// alone).
 	Gate gate.Decision
-	// MaxBytes is the size budget (default MaxStepSummaryBytes).
+	// MaxBytes is the size budget (default 1 MiB less a 64 KiB margin).
 	MaxBytes int
 }
 
@@ -31,7 +31,7 @@ func (r *Report) StepSummary(opts SummaryOptions) string {
 		reportHint:  orDefault(opts.ReportHint, "results.json in the report directory"),
 		footer:      true,
 		gate:        opts.Gate,
-		maxBytes:    orLimit(opts.MaxBytes, MaxStepSummaryBytes),
+		maxBytes:    orLimit(opts.MaxBytes, maxStepSummaryBytes),
 	})
 	return fit(m)
 }

@@ -17,14 +17,15 @@ type TableOptions struct {
 	// Gate is the gate's decision reported in the footer (zero: the default policy's, on the
 	// tests alone).
 	Gate gate.Decision
-	// ReasonBytes bounds the reason of each failed row (default 240); a longer reason keeps
-	// its start and its end, where an error's cause is.
-	ReasonBytes int
 	// Width is the terminal width the table must fit (0 = no limit): the SUITE, TEST and
 	// CRITERION columns shrink, and reasons wrap, onto their own lines when the row leaves
 	// them too little room. The whole reason is always in results.json and the reports.
 	Width int
 }
+
+// tableReasonBytes bounds the reason of each failed row; a longer reason keeps its start and
+// its end, where an error's cause is.
+const tableReasonBytes = 240
 
 // ANSI colours, added after padding so they never shift a column.
 const ansiReset = "\x1b[0m"
@@ -73,7 +74,7 @@ func (r *Report) Table(w io.Writer, opts TableOptions) error {
 		return ansi(v) + s + ansiReset
 	}
 	ew := &errWriter{w: w}
-	lay := layTable(tableRows(v), orLimit(opts.ReasonBytes, 240), opts.Width)
+	lay := layTable(tableRows(v), tableReasonBytes, opts.Width)
 	for _, l := range lay.lines(color) {
 		_, _ = io.WriteString(ew, l+"\n") // ew keeps the first error
 	}
