@@ -51,10 +51,10 @@ func NoCommands(text string) string {
 // markers pass any LineWriter under w (see Command).
 func Stopped(w io.Writer, print func(w io.Writer)) {
 	tok := stopToken()
-	_ = Command(w, "::stop-commands::"+tok)
+	_ = command(w, "::stop-commands::"+tok)
 	print(w)
 	fmt.Fprint(w, "\n")
-	_ = Command(w, "::"+tok+"::")
+	_ = command(w, "::"+tok+"::")
 }
 
 // stopToken is a fresh random token for ::stop-commands::, so text between the markers cannot
@@ -71,7 +71,7 @@ type CommandWriter struct{ W io.Writer }
 
 func (c CommandWriter) Write(p []byte) (int, error) {
 	for _, line := range strings.Split(strings.TrimSuffix(string(p), "\n"), "\n") {
-		if err := Command(c.W, line); err != nil {
+		if err := command(c.W, line); err != nil {
 			return 0, err
 		}
 	}
