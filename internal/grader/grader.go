@@ -54,10 +54,12 @@ type ConfigError struct {
 	Err    error
 }
 
+// Error names the configuration problem.
 func (e *ConfigError) Error() string {
 	return fmt.Sprintf("grader %s (%s): %v", e.Grader, e.Pos, e.Err)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // constructor builds a grader for one spec type.

@@ -69,6 +69,7 @@ func stopToken() string {
 // own (go-githubactions' ::add-mask::): each line it writes passes every LineWriter under w.
 type CommandWriter struct{ W io.Writer }
 
+// Write passes each line of p past the filters under c.W, as one of evalgate's own commands.
 func (c CommandWriter) Write(p []byte) (int, error) {
 	for _, line := range strings.Split(strings.TrimSuffix(string(p), "\n"), "\n") {
 		if err := command(c.W, line); err != nil {
