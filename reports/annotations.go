@@ -79,10 +79,10 @@ func testAnnotations(out []Annotation, root string, s *result.SuiteResult, t *re
 				}
 			}
 			if !testFailed && !r.gated {
-				level, rank = LevelWarning, rankWarning // a failed optional criterion of a test that still passed
+				level, rank = levelWarning, rankWarning // a failed optional criterion of a test that still passed
 			}
 		case r.verdict == result.Borderline:
-			level, rank = LevelWarning, rankWarning
+			level, rank = levelWarning, rankWarning
 		}
 		if level == "" {
 			continue
@@ -200,9 +200,9 @@ func appendAnn(out []Annotation, root, file string, line int, level, title, msg,
 	}
 	return append(out, Annotation{
 		Path: p, StartLine: line, EndLine: line, Level: level,
-		Title:      truncate(oneLine(title), MaxAnnotationTitleBytes),
-		Message:    truncate(strings.TrimSpace(sanitize(msg)), MaxAnnotationTextBytes),
-		RawDetails: truncate(strings.TrimSpace(sanitize(raw)), MaxAnnotationTextBytes),
+		Title:      truncate(oneLine(title), maxAnnotationTitleBytes),
+		Message:    truncate(strings.TrimSpace(sanitize(msg)), maxAnnotationTextBytes),
+		RawDetails: truncate(strings.TrimSpace(sanitize(raw)), maxAnnotationTextBytes),
 		rank:       rank,
 	})
 }

@@ -39,7 +39,7 @@ func BenchmarkReports5000(b *testing.B) {
 	dir := b.TempDir()
 	opts := FilesOptions{Comment: CommentOptions{Marker: "<!-- evalgate:comment key=bench -->"}}
 	loop(b, func() {
-		if err := WriteAll(dir, run, opts); err != nil {
+		if err := NewReport(run, nil).WriteAll(dir, opts); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -49,7 +49,7 @@ func BenchmarkReports5000(b *testing.B) {
 func BenchmarkComment5000(b *testing.B) {
 	run := bigRun(benchTests)
 	loop(b, func() {
-		if s := Comment(run, CommentOptions{}); len(s) > MaxCommentBytes {
+		if s := NewReport(run, nil).Comment(CommentOptions{}); len(s) > MaxCommentBytes {
 			b.Fatalf("comment is %d bytes", len(s))
 		}
 	})
@@ -59,7 +59,7 @@ func BenchmarkComment5000(b *testing.B) {
 func BenchmarkSummary5000(b *testing.B) {
 	run := bigRun(benchTests)
 	loop(b, func() {
-		if s := StepSummary(run, SummaryOptions{}); len(s) > MaxStepSummaryBytes {
+		if s := NewReport(run, nil).StepSummary(SummaryOptions{}); len(s) > maxStepSummaryBytes {
 			b.Fatalf("summary is %d bytes", len(s))
 		}
 	})
@@ -69,7 +69,7 @@ func BenchmarkSummary5000(b *testing.B) {
 func BenchmarkCheckRun5000(b *testing.B) {
 	run := bigRun(benchTests)
 	loop(b, func() {
-		if co := CheckRun(run, CheckOptions{}); len(co.Summary) > MaxCheckTextBytes {
+		if co := NewReport(run, nil).CheckRun(CheckOptions{}); len(co.Summary) > MaxCheckTextBytes {
 			b.Fatalf("summary is %d bytes", len(co.Summary))
 		}
 	})

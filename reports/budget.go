@@ -10,13 +10,13 @@ const (
 	// MaxCheckTextBytes is the limit of a check run's output.summary and output.text each: above
 	// it GitHub answers 422 "Only 65535 characters are allowed".
 	MaxCheckTextBytes = 65535
-	// MaxStepSummaryBytes is the step summary's default budget: 1 MiB per step, less a margin for
+	// maxStepSummaryBytes is the step summary's default budget: 1 MiB per step, less a margin for
 	// whatever else the step appends (a fork notice, another tool's summary).
-	MaxStepSummaryBytes = 1<<20 - 64<<10
-	// MaxAnnotationTitleBytes and MaxAnnotationTextBytes bound an annotation's title and its
+	maxStepSummaryBytes = 1<<20 - 64<<10
+	// maxAnnotationTitleBytes and maxAnnotationTextBytes bound an annotation's title and its
 	// message and raw_details.
-	MaxAnnotationTitleBytes = 255
-	MaxAnnotationTextBytes  = 64 << 10
+	maxAnnotationTitleBytes = 255
+	maxAnnotationTextBytes  = 64 << 10
 )
 
 // fit renders m at the richest level of detail that fits m.cfg.maxBytes. It degrades in the

@@ -31,7 +31,7 @@ func TestCommentBudget(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(thousands(int64(tc.max)), func(t *testing.T) {
 			t.Parallel()
-			got := Comment(run, CommentOptions{Marker: testMarker, MaxBytes: tc.max, ReportHint: "the job summary"})
+			got := NewReport(run, nil).Comment(CommentOptions{Marker: testMarker, MaxBytes: tc.max, ReportHint: "the job summary"})
 			if len(got) > tc.max {
 				t.Fatalf("%d bytes, budget %d", len(got), tc.max)
 			}
@@ -66,7 +66,7 @@ func TestCommentKeepsFailuresFirst(t *testing.T) {
 			sev[tr.ID] = severity(tr.Verdict, len(tr.Gates) > 0)
 		}
 	}
-	got := Comment(run, CommentOptions{MaxBytes: 12_000})
+	got := NewReport(run, nil).Comment(CommentOptions{MaxBytes: 12_000})
 	shown := map[string]bool{}
 	worst := -1
 	for _, line := range strings.Split(got, "\n") {
@@ -93,9 +93,9 @@ func TestCommentKeepsFailuresFirst(t *testing.T) {
 func TestStepSummaryBudget(t *testing.T) {
 	t.Parallel()
 	run := bigRun(300)
-	full := StepSummary(run, SummaryOptions{})
-	if len(full) > MaxStepSummaryBytes {
-		t.Errorf("%d bytes, budget %d", len(full), MaxStepSummaryBytes)
+	full := NewReport(run, nil).StepSummary(SummaryOptions{})
+	if len(full) > maxStepSummaryBytes {
+		t.Errorf("%d bytes, budget %d", len(full), maxStepSummaryBytes)
 	}
 	checkMarkdown(t, full, false)
 	if strings.Contains(full, "Trimmed") {
@@ -104,7 +104,7 @@ func TestStepSummaryBudget(t *testing.T) {
 	if n := strings.Count(full, "<details>"); n < 250 {
 		t.Errorf("%d detail sections; the summary is the full report", n)
 	}
-	small := StepSummary(run, SummaryOptions{MaxBytes: 100_000})
+	small := NewReport(run, nil).StepSummary(SummaryOptions{MaxBytes: 100_000})
 	if len(small) > 100_000 || !strings.Contains(small, "Trimmed to fit 100,000 bytes") {
 		t.Errorf("a small summary budget must trim and say so (%d bytes)", len(small))
 	}
@@ -163,19 +163,19 @@ func checkInvariants(t *testing.T, id, reasoning, answer string, limit int) {
 			Criteria: []*result.CriterionResult{{ID: id, Outcome: reasoning, Satisfied: &ok, Reasoning: reasoning,
 				Band: answer, Verdict: result.Borderline}}}},
 	}}}}}
-	c := Comment(run, CommentOptions{Marker: id, Title: id, ReportHint: reasoning, MaxBytes: limit, RerunCommand: answer})
+	c := NewReport(run, nil).Comment(CommentOptions{Marker: id, ReportHint: reasoning, MaxBytes: limit, RerunCommand: answer})
 	if len(c) > limit {
 		t.Fatalf("comment %d bytes > %d", len(c), limit)
 	}
 	checkFuzzStructure(t, c)
-	co := CheckRun(run, CheckOptions{Title: id, MaxBytes: limit})
+	co := NewReport(run, nil).CheckRun(CheckOptions{MaxBytes: limit})
 	if len(co.Summary) > limit || len(co.Text) > limit {
 		t.Fatalf("check output over %d bytes", limit)
 	}
 	checkFuzzStructure(t, co.Summary)
 	checkFuzzStructure(t, co.Text)
 	var sb strings.Builder
-	if err := Table(&sb, run, TableOptions{Color: true}); err != nil {
+	if err := NewReport(run, nil).Table(&sb, TableOptions{Color: true}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(sb.String(), "\x1b") != strings.Count(sb.String(), ansiReset)*2 {

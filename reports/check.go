@@ -3,9 +3,7 @@ package reports
 import (
 	"strings"
 
-	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/gate"
-	"github.com/evalgate/evalgate/internal/result"
 )
 
 // decided is the gate's decision to render: the caller's, or, when it made none (a zero
@@ -29,16 +27,12 @@ func gatePolicy(d gate.Decision) string {
 
 // CheckOptions shape the check run's output.
 type CheckOptions struct {
-	// Title names the run in the summary's headline (default "evalgate").
-	Title string
 	// Gate is the gate's decision: the conclusion, and why, when regressions decided it. Zero
 	// means what the default policy decides on the tests alone.
 	Gate gate.Decision
 	// RunURL links the workflow run; ReportHint says where the full report is.
 	RunURL     string
 	ReportHint string
-	// Baseline, when set, adds Δ columns and the regressions list.
-	Baseline *compare.Comparison
 	// RepoRoot, when set, makes absolute eval-file paths relative for annotations.
 	RepoRoot string
 	// MaxBytes is the budget of Summary and of Text, each (default MaxCheckTextBytes).
@@ -72,10 +66,10 @@ type Annotation struct {
 // Annotation levels.
 const (
 	LevelFailure = "failure"
-	LevelWarning = "warning"
+	levelWarning = "warning"
 )
 
-// CheckRun renders the check run's output: Summary carries the headline, counts, criteria and
+// CheckRun renders the check run's output from r: Summary carries the headline, counts, criteria and
 // the per-suite tables; Text carries the details (reasoning, assertions, answers) of the tests
 // that did not pass; both fit MaxBytes. Annotations cover every failed, gated or errored
 // criterion, grader, test and suite, and every borderline criterion, none left out (check-run.json
@@ -85,17 +79,11 @@ const (
 // misleads). A failed test none of whose rows earned a failure gets one on its own line. Lines
 // come from the criterion, then its grader, then its test, then 1; a result with no file at all
 // cannot be annotated and appears in Summary only.
-func CheckRun(run *result.Run, opts CheckOptions) CheckOutput {
-	return NewReport(run, opts.Baseline).CheckRun(opts)
-}
-
-// CheckRun renders the check run's output from r's view (see the package-level CheckRun);
-// opts.Baseline is ignored: r was compared when it was made.
 func (r *Report) CheckRun(opts CheckOptions) CheckOutput {
 	v := r.v
 	limit := orLimit(opts.MaxBytes, MaxCheckTextBytes)
 	d := decided(v, opts.Gate)
-	base := mdConfig{title: opts.Title, runURL: opts.RunURL, reportHint: opts.ReportHint, gate: d, maxBytes: limit}
+	base := mdConfig{runURL: opts.RunURL, reportHint: opts.ReportHint, gate: d, maxBytes: limit}
 	sum := base
 	sum.head, sum.crits, sum.tables = true, true, true
 	text := base
@@ -126,5 +114,5 @@ func checkTitle(v *view, d gate.Decision) string {
 	if d.Reason != "" {
 		s = d.Reason + "; " + s
 	}
-	return truncate(s, MaxAnnotationTitleBytes)
+	return truncate(s, maxAnnotationTitleBytes)
 }

@@ -12,7 +12,7 @@ import (
 
 func TestAnnotations(t *testing.T) {
 	t.Parallel()
-	co := CheckRun(loadRun(t, "mixed"), CheckOptions{})
+	co := NewReport(loadRun(t, "mixed"), nil).CheckRun(CheckOptions{})
 	type ann struct {
 		Path  string
 		Line  int
@@ -21,15 +21,15 @@ func TestAnnotations(t *testing.T) {
 	var got []ann
 	for _, a := range co.Annotations {
 		got = append(got, ann{a.Path, a.StartLine, a.Level})
-		if a.EndLine != a.StartLine || len(a.Title) > MaxAnnotationTitleBytes || a.Message == "" {
+		if a.EndLine != a.StartLine || len(a.Title) > maxAnnotationTitleBytes || a.Message == "" {
 			t.Errorf("malformed annotation %+v", a)
 		}
 	}
 	want := []ann{
 		{"evals/refactor.eval.yaml", 26, LevelFailure},        // fix-null-check: tests-pass (gated)
-		{"evals/refactor.eval.yaml", 39, LevelWarning},        // add-retry: jitter failed, test borderline
+		{"evals/refactor.eval.yaml", 39, levelWarning},        // add-retry: jitter failed, test borderline
 		{"evals/refactor.eval.yaml", 44, LevelFailure},        // migrate-config: agent error
-		{"evals/support/replies.eval.yaml", 17, LevelWarning}, // refund-policy: tone borderline
+		{"evals/support/replies.eval.yaml", 17, levelWarning}, // refund-policy: tone borderline
 		{"evals/support/replies.eval.yaml", 28, LevelFailure}, // escalation: accuracy gated
 		{"evals/support/replies.eval.yaml", 41, LevelFailure}, // judge-flake: grader error
 		{"evals/support/replies.eval.yaml", 42, LevelFailure}, // judge-flake: criterion error
@@ -49,7 +49,7 @@ func TestAnnotations(t *testing.T) {
 func TestAnnotationsAllOfThem(t *testing.T) {
 	t.Parallel()
 	run := bigRun(300)
-	co := CheckRun(run, CheckOptions{})
+	co := NewReport(run, nil).CheckRun(CheckOptions{})
 	want := 0
 	for _, s := range run.Suites {
 		for _, tr := range s.Tests {
@@ -77,7 +77,7 @@ func TestAnnotationBounds(t *testing.T) {
 		Graders: []*result.GraderResult{{Name: "g", Verdict: result.Fail, Reasoning: long + "\x1b[31m",
 			Assertions: []result.Assertion{{Text: long, Evidence: long}}}},
 	}}}}}
-	co := CheckRun(run, CheckOptions{RepoRoot: "/repo"})
+	co := NewReport(run, nil).CheckRun(CheckOptions{RepoRoot: "/repo"})
 	if len(co.Annotations) != 1 {
 		t.Fatalf("%d annotations, want 1", len(co.Annotations))
 	}
@@ -85,7 +85,7 @@ func TestAnnotationBounds(t *testing.T) {
 	if a.Path != "evals/x.yaml" || a.StartLine != 1 {
 		t.Errorf("path %q line %d, want evals/x.yaml:1", a.Path, a.StartLine)
 	}
-	if len(a.Title) > MaxAnnotationTitleBytes || len(a.Message) > MaxAnnotationTextBytes || len(a.RawDetails) > MaxAnnotationTextBytes {
+	if len(a.Title) > maxAnnotationTitleBytes || len(a.Message) > maxAnnotationTextBytes || len(a.RawDetails) > maxAnnotationTextBytes {
 		t.Errorf("title %d, message %d, raw %d bytes", len(a.Title), len(a.Message), len(a.RawDetails))
 	}
 	if strings.Contains(a.Message, "\x1b") {
@@ -119,7 +119,7 @@ func TestTopAnnotations(t *testing.T) {
 			tr.Verdict = result.Fail // its failed optional criterion becomes a failure
 		}
 	}
-	anns := CheckRun(run, CheckOptions{}).Annotations
+	anns := NewReport(run, nil).CheckRun(CheckOptions{}).Annotations
 	rank := func(a Annotation) int {
 		switch {
 		case strings.Contains(a.Title, "· gate"):

@@ -1,13 +1,11 @@
 package reports
 
 import (
-	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/gate"
-	"github.com/evalgate/evalgate/internal/result"
 )
 
-// DefaultRerunCommand is the slash command the comment's footer suggests.
-const DefaultRerunCommand = "/evalgate rerun"
+// defaultRerunCommand is the slash command the comment's footer suggests.
+const defaultRerunCommand = "/evalgate rerun"
 
 // CommentOptions shape the sticky PR comment.
 type CommentOptions struct {
@@ -15,18 +13,14 @@ type CommentOptions struct {
 	// "<!-- evalgate:comment key=evals/gate -->". It is put on the very first line; a value that
 	// is not one well-formed comment is wrapped into one.
 	Marker string
-	// Title names the bot in the headline (default "evalgate"), e.g. the check name.
-	Title string
 	// CheckURL and RunURL link the check run and the workflow run (http(s) only; others are
 	// left out).
 	CheckURL, RunURL string
 	// ReportHint says where the full report is ("the job summary", "the evalgate-report
 	// artifact"); it is quoted whenever something was left out.
 	ReportHint string
-	// RerunCommand is the slash command suggested in the footer (default DefaultRerunCommand).
+	// RerunCommand is the slash command suggested in the footer (default "/evalgate rerun").
 	RerunCommand string
-	// Baseline, when set, adds Δ columns and the regressions list (see internal/compare).
-	Baseline *compare.Comparison
 	// Gate is the gate's decision the report shows (zero: the default policy's, on the tests
 	// alone).
 	Gate gate.Decision
@@ -35,24 +29,17 @@ type CommentOptions struct {
 }
 
 // Comment renders the sticky PR comment: a headline verdict, counts, score and head SHA, the
-// gate and links, the comparison with the baseline, the criteria across the run with score
-// bars, a table of tests × criteria per suite (failed and gated first), each non-passing test's
-// reasoning, failed assertions and answer in <details>, and the rerun hint. It never exceeds
-// MaxBytes: see fit for what goes first when a run is large.
-func Comment(run *result.Run, opts CommentOptions) string {
-	return NewReport(run, opts.Baseline).Comment(opts)
-}
-
-// Comment renders the sticky PR comment from r's view (see the package-level Comment);
-// opts.Baseline is ignored: r was compared when it was made.
+// gate and links, the comparison with the baseline r was made with, the criteria across the
+// run with score bars, a table of tests × criteria per suite (failed and gated first), each
+// non-passing test's reasoning, failed assertions and answer in <details>, and the rerun hint.
+// It never exceeds MaxBytes: see fit for what goes first when a run is large.
 func (r *Report) Comment(opts CommentOptions) string {
 	rerun := opts.RerunCommand
 	if rerun == "" {
-		rerun = DefaultRerunCommand
+		rerun = defaultRerunCommand
 	}
 	m := newMarkdown(r.v, mdConfig{
 		marker:      normalizeMarker(opts.Marker),
-		title:       opts.Title,
 		head:        true,
 		crits:       true,
 		tables:      true,

@@ -38,9 +38,10 @@ func TestComparisonRendering(t *testing.T) {
 	base := trialRun(ten, ten, []float64{1})
 	head := trialRun([]float64{0, 0, 0}, []float64{1, 1, 0}, []float64{0})
 	c := compare.Compare(base, head, compare.Options{})
-	comment := Comment(head, CommentOptions{Baseline: c})
+	rep := NewReport(head, c)
+	comment := rep.Comment(CommentOptions{})
 	var table strings.Builder
-	if err := Table(&table, head, TableOptions{Baseline: c}); err != nil {
+	if err := rep.Table(&table, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -71,9 +72,10 @@ func TestNothingComparableRendering(t *testing.T) {
 		tr.Verdict, tr.Error = result.Error, "agent: timed out"
 	}
 	c := compare.Compare(base, head, compare.Options{})
-	comment := Comment(head, CommentOptions{Baseline: c})
+	rep := NewReport(head, c)
+	comment := rep.Comment(CommentOptions{})
 	var table strings.Builder
-	if err := Table(&table, head, TableOptions{Baseline: c}); err != nil {
+	if err := rep.Table(&table, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, got := range map[string]string{"comment": comment, "table": table.String()} {

@@ -19,19 +19,19 @@ type ComparisonInfo struct {
 	Base, Head string
 }
 
-// Tally is AgentV's compare summary: a test whose score rose by at least the threshold is a
+// compareTally is AgentV's compare summary: a test whose score rose by at least the threshold is a
 // win, one that fell by at least it a loss, the others ties (only tests on both sides count).
-type Tally struct {
+type compareTally struct {
 	Wins      int     `json:"wins"`
 	Losses    int     `json:"losses"`
 	Ties      int     `json:"ties"`
 	MeanDelta float64 `json:"mean_delta"`
 }
 
-// Tallied counts c's tests as AgentV's compare does, at c's noise threshold.
-func Tallied(c *compare.Comparison) Tally {
+// tallied counts c's tests as AgentV's compare does, at c's noise threshold.
+func tallied(c *compare.Comparison) compareTally {
 	const eps = 1e-9
-	t := Tally{MeanDelta: c.MeanDelta}
+	t := compareTally{MeanDelta: c.MeanDelta}
 	for _, d := range c.Tests {
 		if d.Delta == nil {
 			continue
@@ -70,11 +70,11 @@ func writeComparisonJSON(w io.Writer, c *compare.Comparison, info ComparisonInfo
 		Base             string              `json:"base"`
 		Head             string              `json:"head"`
 		Threshold        float64             `json:"threshold"`
-		Summary          Tally               `json:"summary"`
+		Summary          compareTally        `json:"summary"`
 		Regressions      int                 `json:"regressions"`
 		PooledRegression bool                `json:"pooled_regression"`
 		Comparison       *compare.Comparison `json:"comparison"`
-	}{info.Base, info.Head, c.Noise, Tallied(c), c.Regressions(), c.PooledRegression(), c}
+	}{info.Base, info.Head, c.Noise, tallied(c), c.Regressions(), c.PooledRegression(), c}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(doc) // errWriter keeps a write error; the value always encodes
@@ -143,7 +143,7 @@ func writeComparisonFooter(w io.Writer, c *compare.Comparison, md bool) {
 	if c.Pooled != nil {
 		fmt.Fprintln(w, bullet+pooledLine(c.Pooled))
 	}
-	t := Tallied(c)
+	t := tallied(c)
 	fmt.Fprintf(w, "%s%s · %s · %s at threshold %s (AgentV's tally)\n", bullet, plural(t.Wins, "win", "wins"),
 		plural(t.Losses, "loss", "losses"), plural(t.Ties, "tie", "ties"), trim2(c.Noise))
 	for _, d := range c.Tests {

@@ -67,7 +67,7 @@ func TestIndexConversationScores(t *testing.T) {
 
 func TestMarkdownConversationTurns(t *testing.T) {
 	t.Parallel()
-	md := Comment(conversationRun(), CommentOptions{})
+	md := NewReport(conversationRun(), nil).Comment(CommentOptions{})
 	for _, want := range []string{
 		"**Turns** (mean): 1 ✅ 1.00 · 2 💥 error · 3 ⏭️ skip\n",
 		"- ❌ \\[rubric-1\\] Stays consistent — contradicts itself",

@@ -30,7 +30,7 @@ func TestCriteriaAcrossTheRunKeepsDifferentCriteriaApart(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			run := &result.Run{Suites: []*result.SuiteResult{{Name: "s", Path: "evals/s.eval.yaml", Tests: tt.tests}}}
-			got := Comment(run, CommentOptions{Marker: testMarker})
+			got := NewReport(run, nil).Comment(CommentOptions{Marker: testMarker})
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("comment lacks %q:\n%s", w, got)

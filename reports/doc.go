@@ -4,25 +4,30 @@
 //
 // # Renderers
 //
-//   - [Table]: the terminal table of `evalgate run`, tests × criteria per suite with a one-line
-//     reason for every failed, gated or errored row, and a footer (counts, mean score, tokens,
-//     cost, gate). Plain text by default; TableOptions.Color adds ANSI colours.
-//   - [Comment]: the sticky PR comment, at most [MaxCommentBytes] (65,536) bytes, with
+// [NewReport] prepares a run, compared with its baseline when there is one, once; the Report's
+// methods draw it, each from the same view:
+//
+//   - [Report.Table]: the terminal table of `evalgate run`, tests × criteria per suite with a
+//     one-line reason for every failed, gated or errored row, and a footer (counts, mean score,
+//     tokens, cost, gate). Plain text by default; TableOptions.Color adds ANSI colours.
+//   - [Report.Comment]: the sticky PR comment, at most [MaxCommentBytes] (65,536) bytes, with
 //     CommentOptions.Marker as its very first line.
-//   - [CheckRun]: the check run's title, summary and text (each at most [MaxCheckTextBytes]),
-//     conclusion and annotations.
-//   - [StepSummary]: the job's step summary: the comment's tables with the full details, at most
-//     [MaxStepSummaryBytes] (1 MiB less a 64 KiB margin).
-//   - [WriteResults] / [ReadResults]: results.json, the whole model, schema-versioned.
-//   - [WriteIndex]: index.jsonl in AgentV's row schema, so `agentv compare` reads an evalgate run.
-//   - [WriteJUnit]: junit.xml for CI test-report tools.
-//   - [WriteHTML]: report.html, one self-contained page to browse (no network, strict CSP,
-//     every text escaped): charts as inline SVG, filters, and every test's details, which the
-//     page holds as JSON and inserts when a test is opened so 5,000 tests open at once.
-//   - [WriteAll]: all of the above as files (comment.md, summary.md, check-run.json,
-//     results.json, index.jsonl, junit.xml, report.html), each written atomically.
-//   - the base-vs-head comparison: pass an internal/compare Comparison in the options to get Δ
-//     columns, the significant regressions and the changes that are not significant.
+//   - [Report.CheckRun]: the check run's title, summary and text (each at most
+//     [MaxCheckTextBytes]), conclusion and annotations.
+//   - [Report.StepSummary]: the job's step summary: the comment's tables with the full details,
+//     at most 1 MiB less a 64 KiB margin.
+//   - [Report.WriteAll]: every report as files (comment.md, summary.md, check-run.json,
+//     results.json, index.jsonl, junit.xml, and report.html: one self-contained page to browse,
+//     no network, strict CSP, every text escaped, charts as inline SVG, filters, and every
+//     test's details, which the page holds as JSON and inserts when a test is opened so 5,000
+//     tests open at once), each written atomically.
+//   - the base-vs-head comparison: a Report made with an internal/compare Comparison has Δ
+//     columns, the significant regressions and the changes that are not significant;
+//     [WriteComparison] renders a comparison alone, for `evalgate compare`.
+//
+// Functions of the run alone: [WriteResults] / [ReadResults] (results.json, the whole model,
+// schema-versioned), [WriteResultsFile] (a shard's results.json), [WriteIndex] / [ReadIndex]
+// (index.jsonl in AgentV's row schema, so `agentv compare` reads an evalgate run).
 //
 // # Reading order
 //

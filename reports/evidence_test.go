@@ -17,10 +17,10 @@ func TestBlankEvidencePrintsNoParentheses(t *testing.T) {
 			Graders: []*result.GraderResult{{Name: "contains-DONE", Type: "contains", Weight: 1, Verdict: result.Fail,
 				Assertions: []result.Assertion{{Text: "Output contains DONE", Evidence: ev}}}}}}}}}
 		var table bytes.Buffer
-		if err := Table(&table, run, TableOptions{}); err != nil {
+		if err := NewReport(run, nil).Table(&table, TableOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		comment := Comment(run, CommentOptions{Marker: testMarker})
+		comment := NewReport(run, nil).Comment(CommentOptions{Marker: testMarker})
 		for name, text := range map[string]string{"table": table.String(), "comment": comment} {
 			if strings.Contains(text, "()") || strings.Contains(text, "Output contains DONE —") {
 				t.Errorf("evidence %q: %s:\n%s", ev, name, text)
@@ -43,7 +43,7 @@ func TestCommentShowsWorkspaceChanges(t *testing.T) {
 	}{{result.Fail, true}, {result.Pass, false}} {
 		run := &result.Run{Suites: []*result.SuiteResult{{Name: "s", Path: "evals/s.eval.yaml", Tests: []*result.TestResult{{ID: "t", Verdict: tt.v, Score: 0.5,
 			Output: &result.Output{Answer: "done", FileChanges: diff}}}}}}
-		got := Comment(run, CommentOptions{Marker: testMarker})
+		got := NewReport(run, nil).Comment(CommentOptions{Marker: testMarker})
 		if has := strings.Contains(got, "**Workspace changes:**\n\n```diff\n"+diff); has != tt.want {
 			t.Errorf("%s: workspace changes shown %v, want %v:\n%s", tt.v, has, tt.want, got)
 		}

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/redact"
-	"github.com/evalgate/evalgate/internal/result"
 )
 
 // Report file names, as WriteAll writes them.
@@ -34,8 +33,6 @@ type FilesOptions struct {
 	Summary SummaryOptions
 	Check   CheckOptions
 	JUnit   JUnitOptions
-	// HTML shapes report.html; its zero Gate means the JUnit options' Gate.
-	HTML HTMLOptions
 	// Posted, when set, is the comment, summary and check run as the caller already rendered
 	// (and posted) them: they are written as they are, not rendered again.
 	Posted *Rendered
@@ -47,17 +44,13 @@ type FilesOptions struct {
 	Scrub *redact.Redactor
 }
 
-// WriteAll writes every report of run into dir (created if missing): comment.md, summary.md,
+// WriteAll writes every report of r into dir (created if missing): comment.md, summary.md,
 // check-run.json (CheckOutput as JSON: the Checks API output object plus the conclusion),
 // results.json, index.jsonl, junit.xml and report.html. Each file is streamed to a temporary file and
 // renamed, so a reader never sees half a report and no report is held whole in memory. A file
-// that fails does not stop the others; the errors are joined. The run is compared with the
-// first Baseline the options set.
-func WriteAll(dir string, run *result.Run, opts FilesOptions) error {
-	return NewReport(run, cmp.Or(opts.Comment.Baseline, opts.Summary.Baseline, opts.Check.Baseline)).WriteAll(dir, opts)
-}
-
-// WriteAll writes every report of r into dir, as the package-level WriteAll does.
+// that fails does not stop the others; the errors are joined. Every report compares with the
+// baseline r was made with. report.html shows the JUnit options' gate decision, or the
+// comment's when that is zero.
 func (r *Report) WriteAll(dir string, opts FilesOptions) error {
 	fsys, err := openDir(dir, opts.Root)
 	if err != nil {
@@ -104,11 +97,9 @@ func (r *Report) WriteAll(dir string, opts FilesOptions) error {
 	})
 	write(FileResults, func(w io.Writer) error { return WriteResults(w, r.v.run) })
 	write(FileIndex, func(w io.Writer) error { return WriteIndex(w, r.v.run) })
-	write(FileJUnit, func(w io.Writer) error { return WriteJUnit(w, r.v.run, opts.JUnit) })
+	write(FileJUnit, func(w io.Writer) error { return writeJUnit(w, r.v.run, opts.JUnit) })
 	write(FileHTML, func(w io.Writer) error {
-		html := opts.HTML
-		html.Gate = cmp.Or(html.Gate, opts.JUnit.Gate, opts.Comment.Gate)
-		return r.WriteHTML(w, html)
+		return r.writeHTML(w, cmp.Or(opts.JUnit.Gate, opts.Comment.Gate))
 	})
 	wg.Wait()
 	var all []error

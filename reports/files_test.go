@@ -20,7 +20,7 @@ func TestWriteAllStaysInsideRoot(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(root, ".evalgate", "report")); err != nil {
 		t.Fatal(err)
 	}
-	err := WriteAll(filepath.Join(root, ".evalgate", "report"), run, FilesOptions{Root: root})
+	err := NewReport(run, nil).WriteAll(filepath.Join(root, ".evalgate", "report"), FilesOptions{Root: root})
 	if err == nil {
 		t.Fatal("WriteAll followed a symlink out of the repository")
 	}
@@ -30,7 +30,7 @@ func TestWriteAllStaysInsideRoot(t *testing.T) {
 
 	// A directory inside the root without links, and one outside the root, both work.
 	for _, dir := range []string{filepath.Join(root, "out", "report"), filepath.Join(outside, "r")} {
-		if err := WriteAll(dir, run, FilesOptions{Root: root}); err != nil {
+		if err := NewReport(run, nil).WriteAll(dir, FilesOptions{Root: root}); err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}
 		for _, name := range []string{FileComment, FileSummary, FileCheckRun, FileResults, FileIndex, FileJUnit} {
@@ -52,7 +52,7 @@ func TestWriteAllScrubs(t *testing.T) {
 	run.Suites[0].Tests[0].ID = "leak-" + secret
 	run.Suites[0].Tests[0].Output.Answer = "the key is " + secret
 	dir := t.TempDir()
-	if err := WriteAll(dir, run, FilesOptions{Scrub: redact.New(secret)}); err != nil {
+	if err := NewReport(run, nil).WriteAll(dir, FilesOptions{Scrub: redact.New(secret)}); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)

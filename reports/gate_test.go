@@ -38,11 +38,11 @@ func TestRegressionDecisionRendersFailureEverywhere(t *testing.T) {
 		t.Errorf("table (%v):\n%s", err, tbl.String())
 	}
 	var junit bytes.Buffer
-	if err := WriteJUnit(&junit, run, JUnitOptions{Gate: d}); err != nil || !strings.Contains(junit.String(), `<failure message="`+reason+`" type="gate">`) {
+	if err := writeJUnit(&junit, run, JUnitOptions{Gate: d}); err != nil || !strings.Contains(junit.String(), `<failure message="`+reason+`" type="gate">`) {
 		t.Errorf("junit.xml (%v) has no failed (gate) case:\n%s", err, junit.String())
 	}
 	var plain bytes.Buffer
-	if err := WriteJUnit(&plain, run, JUnitOptions{}); err != nil || strings.Contains(plain.String(), "(gate)") {
+	if err := writeJUnit(&plain, run, JUnitOptions{}); err != nil || strings.Contains(plain.String(), "(gate)") {
 		t.Errorf("junit.xml of a passing gate (%v) has a (gate) case:\n%s", err, plain.String())
 	}
 	co := rep.CheckRun(CheckOptions{Gate: d})

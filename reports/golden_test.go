@@ -38,12 +38,12 @@ func TestGolden(t *testing.T) {
 			if tc.base != "" {
 				cmpr = compare.Compare(loadRun(t, tc.base), run, compare.Options{})
 			}
-			comment := Comment(run, CommentOptions{
+			rep := NewReport(run, cmpr)
+			comment := rep.Comment(CommentOptions{
 				Marker:     testMarker,
 				CheckURL:   "https://github.com/acme/agents/runs/123456789",
 				RunURL:     "https://github.com/acme/agents/actions/runs/9876543210",
 				ReportHint: "the job summary and the evalgate-report artifact",
-				Baseline:   cmpr,
 			})
 			checkMarkdown(t, comment, true)
 			if len(comment) > MaxCommentBytes {
@@ -51,16 +51,16 @@ func TestGolden(t *testing.T) {
 			}
 			golden(t, tc.name+"/comment.md", comment)
 
-			sum := StepSummary(run, SummaryOptions{RunURL: "https://github.com/acme/agents/actions/runs/9876543210", Baseline: cmpr})
+			sum := rep.StepSummary(SummaryOptions{RunURL: "https://github.com/acme/agents/actions/runs/9876543210"})
 			checkMarkdown(t, sum, false)
-			if len(sum) > MaxStepSummaryBytes {
-				t.Errorf("summary is %d bytes, limit %d", len(sum), MaxStepSummaryBytes)
+			if len(sum) > maxStepSummaryBytes {
+				t.Errorf("summary is %d bytes, limit %d", len(sum), maxStepSummaryBytes)
 			}
 			if !tc.skipWide {
 				golden(t, tc.name+"/summary.md", sum)
 			}
 
-			co := CheckRun(run, CheckOptions{RunURL: "https://github.com/acme/agents/actions/runs/9876543210", Baseline: cmpr})
+			co := rep.CheckRun(CheckOptions{RunURL: "https://github.com/acme/agents/actions/runs/9876543210"})
 			checkMarkdown(t, co.Summary, false)
 			checkMarkdown(t, co.Text, false)
 			if len(co.Summary) > MaxCheckTextBytes || len(co.Text) > MaxCheckTextBytes {
@@ -75,7 +75,7 @@ func TestGolden(t *testing.T) {
 			}
 
 			var tbl bytes.Buffer
-			if err := Table(&tbl, run, TableOptions{Baseline: cmpr}); err != nil {
+			if err := rep.Table(&tbl, TableOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if strings.ContainsAny(tbl.String(), "\x1b\a\r") {
@@ -89,7 +89,7 @@ func TestGolden(t *testing.T) {
 			if err := WriteIndex(&idx, run); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteJUnit(&junit, run, JUnitOptions{}); err != nil {
+			if err := writeJUnit(&junit, run, JUnitOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if !tc.skipWide {

@@ -35,7 +35,7 @@ func TestCommentScoreWording(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := Comment(tt.run, CommentOptions{Marker: testMarker})
+			got := NewReport(tt.run, nil).Comment(CommentOptions{Marker: testMarker})
 			if !strings.Contains(got, tt.want) || strings.Contains(got, tt.notWant) {
 				t.Errorf("want %q, not %q:\n%s", tt.want, tt.notWant, got)
 			}
@@ -51,7 +51,7 @@ func TestCommentListsFailingSuitesFirst(t *testing.T) {
 		{Name: "good", Path: "evals/good.eval.yaml", Tests: []*result.TestResult{{ID: "a", Verdict: result.Pass, Score: 1}}},
 		{Name: "bad", Path: "evals/bad.eval.yaml", Tests: []*result.TestResult{{ID: "b", Verdict: result.Fail, Score: 0.2}}},
 	}}
-	got := Comment(run, CommentOptions{Marker: testMarker})
+	got := NewReport(run, nil).Comment(CommentOptions{Marker: testMarker})
 	bad, good := strings.Index(got, "### ❌ bad"), strings.Index(got, "### ✅ good")
 	if bad < 0 || good < 0 || bad > good {
 		t.Errorf("want the failing suite first:\n%s", got)

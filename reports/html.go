@@ -29,14 +29,6 @@ var (
 	htmlJS string
 )
 
-// HTMLOptions shape report.html.
-type HTMLOptions struct {
-	// Title names the run in the page's heading (default "evalgate").
-	Title string
-	// Gate is the gate's decision the page shows (zero: the default policy's, on the tests alone).
-	Gate gate.Decision
-}
-
 // Text longer than these is folded (shown on request) or cut with a note: the page stays
 // usable, and results.json keeps the whole.
 const (
@@ -47,18 +39,14 @@ const (
 	openDiffLines = 60
 )
 
-// WriteHTML writes run, compared with baseline when not nil, as report.html.
-func WriteHTML(w io.Writer, run *result.Run, baseline *compare.Comparison, opts HTMLOptions) error {
-	return NewReport(run, baseline).WriteHTML(w, opts)
-}
-
-// WriteHTML writes r as one self-contained page: the verdict and gate, charts drawn as inline
-// SVG, every criterion across the run, and every test (folded) with its input, answer, diff,
-// tool calls, criteria with the judge's reasoning, trials, Δ against the baseline, cost and
-// tokens. It loads nothing, and every text from the repository or a model is escaped.
-func (r *Report) WriteHTML(w io.Writer, opts HTMLOptions) error {
+// writeHTML writes r as one self-contained page: the verdict and the gate's decision d (zero:
+// the default policy's, on the tests alone), charts drawn as inline SVG, every criterion across
+// the run, and every test (folded) with its input, answer, diff, tool calls, criteria with the
+// judge's reasoning, trials, Δ against the baseline, cost and tokens. It loads nothing, and
+// every text from the repository or a model is escaped.
+func (r *Report) writeHTML(w io.Writer, d gate.Decision) error {
 	p := &page{w: w, v: r.v}
-	p.write(opts)
+	p.write(d)
 	return p.err
 }
 
@@ -96,13 +84,10 @@ func contentSecurityPolicy() string {
 		"; img-src data:; base-uri 'none'; form-action 'none'"
 }
 
-func (p *page) write(opts HTMLOptions) {
+func (p *page) write(d gate.Decision) {
 	v := p.v
-	title := clip(opts.Title, 120)
-	if title == "" {
-		title = "evalgate"
-	}
-	d := decided(v, opts.Gate)
+	const title = "evalgate"
+	d = decided(v, d)
 	p.s("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
 	p.s(`<meta http-equiv="Content-Security-Policy" content="`, contentSecurityPolicy(), "\">\n")
 	p.s(`<meta name="viewport" content="width=device-width, initial-scale=1">`, "\n<title>")

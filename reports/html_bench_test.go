@@ -2,6 +2,8 @@ package reports
 
 import (
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/gate"
 )
 
 // countingWriter counts what is written, so the benchmark reports the page's size.
@@ -15,7 +17,7 @@ func BenchmarkHTML5000(b *testing.B) {
 	var w countingWriter
 	loop(b, func() {
 		w.n = 0
-		if err := rep.WriteHTML(&w, HTMLOptions{}); err != nil {
+		if err := rep.writeHTML(&w, gate.Decision{}); err != nil {
 			b.Fatal(err)
 		}
 	})

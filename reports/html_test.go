@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/compare"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -18,7 +19,7 @@ import (
 func renderHTML(t *testing.T, run *result.Run, c *compare.Comparison) string {
 	t.Helper()
 	var b strings.Builder
-	if err := WriteHTML(&b, run, c, HTMLOptions{}); err != nil {
+	if err := NewReport(run, c).writeHTML(&b, gate.Decision{}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -172,12 +173,12 @@ func TestCommentLinksTheReportPage(t *testing.T) {
 	t.Parallel()
 	run := bigRun(3)
 	run.Context.ReportURL = "https://example.test/artifacts/1/report.html"
-	got := Comment(run, CommentOptions{Marker: testMarker, RerunCommand: "/evalgate rerun"})
+	got := NewReport(run, nil).Comment(CommentOptions{Marker: testMarker, RerunCommand: "/evalgate rerun"})
 	if !strings.Contains(got, "[📊 report.html](https://example.test/artifacts/1/report.html)") {
 		t.Errorf("the comment does not link report.html:\n%s", got[max(0, len(got)-400):])
 	}
 	run.Context.ReportURL = "javascript:alert(1)"
-	if got := Comment(run, CommentOptions{Marker: testMarker, RerunCommand: "/evalgate rerun"}); strings.Contains(got, "javascript:") {
+	if got := NewReport(run, nil).Comment(CommentOptions{Marker: testMarker, RerunCommand: "/evalgate rerun"}); strings.Contains(got, "javascript:") {
 		t.Error("an unsafe report URL is linked")
 	}
 }

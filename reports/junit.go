@@ -60,14 +60,14 @@ type junitMsg struct {
 
 func seconds(ms int64) string { return fmt.Sprintf("%.3f", float64(max(ms, 0))/1000) }
 
-// WriteJUnit writes run as JUnit XML: a <testsuite> per suite and a <testcase> per test
+// writeJUnit writes run as JUnit XML: a <testsuite> per suite and a <testcase> per test
 // (classname = suite, name = test id). Failed tests (and borderline ones under
 // gate.FailOnBorderline) carry a <failure> naming the failed criteria, errored tests an <error>
 // with the cause, skipped tests <skipped/>; <system-out> lists every criterion's score. A suite
 // that could not run becomes one errored testcase named "(suite)", and a gate that failed for
 // a reason no test carries (a regression) one failed testcase "(gate)", so CI tools see them.
 // Text is sanitized; encoding/xml replaces characters XML cannot carry.
-func WriteJUnit(w io.Writer, run *result.Run, opts JUnitOptions) error {
+func writeJUnit(w io.Writer, run *result.Run, opts JUnitOptions) error {
 	if run == nil {
 		run = &result.Run{}
 	}

@@ -242,7 +242,7 @@ func TestJUnitParses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var buf bytes.Buffer
-			if err := WriteJUnit(&buf, tc.run, tc.opts); err != nil {
+			if err := writeJUnit(&buf, tc.run, tc.opts); err != nil {
 				t.Fatal(err)
 			}
 			var doc junitDoc
@@ -271,7 +271,7 @@ func TestJUnitParses(t *testing.T) {
 		})
 	}
 	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, loadRun(t, "mixed"), JUnitOptions{}); err != nil {
+	if err := writeJUnit(&buf, loadRun(t, "mixed"), JUnitOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var doc junitDoc

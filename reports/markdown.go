@@ -17,7 +17,6 @@ import (
 // and the check run's summary and text, which all share this renderer.
 type mdConfig struct {
 	marker      string
-	title       string
 	head        bool // headline, counts, gate, links, comparison
 	crits       bool // the criteria-across-the-run table
 	tables      bool // the per-suite tables
@@ -92,9 +91,6 @@ func once(cache map[*testView]string, tv *testView, draw func(*sink)) string {
 }
 
 func newMarkdown(v *view, cfg mdConfig) *mdRenderer {
-	if cfg.title == "" {
-		cfg.title = "evalgate"
-	}
 	m := &mdRenderer{v: v, cfg: cfg, detailRank: map[*testView]int{}, rows: map[*testView]string{}, details: map[*testView]string{}}
 	if cfg.details {
 		for _, tv := range v.order {
@@ -206,7 +202,7 @@ func phrase(t tally) string {
 }
 
 func (m *mdRenderer) headline() string {
-	return emoji(m.v.tally.verdict()) + " " + mdText(clip(m.cfg.title, 100)) + ": " + phrase(m.v.tally)
+	return emoji(m.v.tally.verdict()) + " evalgate: " + phrase(m.v.tally)
 }
 
 func (m *mdRenderer) writeHead(b *sink) {

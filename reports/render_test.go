@@ -34,8 +34,8 @@ func TestCommentOptions(t *testing.T) {
 			[]string{"<!-- evalgate:comment key=k -->\n## "}, nil},
 		{"bare marker is wrapped", CommentOptions{Marker: "evalgate:comment key=k"},
 			[]string{"<!-- evalgate:comment key=k -->\n## "}, nil},
-		{"title and rerun", CommentOptions{Title: "evals / gate", RerunCommand: "/evals rerun"},
-			[]string{"## 💥 evals / gate:", "comment `/evals rerun`"}, nil},
+		{"rerun", CommentOptions{RerunCommand: "/evals rerun"},
+			[]string{"## 💥 evalgate:", "comment `/evals rerun`"}, nil},
 		{"unsafe links are left out", CommentOptions{CheckURL: "javascript:alert(1)", RunURL: "https://x/y)z"},
 			nil, []string{"[Check run]", "[Workflow run]", "javascript"}},
 		{"policy shown", CommentOptions{Gate: gate.Decision{FailOn: gate.FailOnNever}},
@@ -44,7 +44,7 @@ func TestCommentOptions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got := Comment(run, tc.opts)
+			got := NewReport(run, nil).Comment(tc.opts)
 			checkMarkdown(t, got, tc.opts.Marker != "")
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
@@ -63,7 +63,7 @@ func TestCommentOptions(t *testing.T) {
 // TestCommentOrder checks the reading order: in each table, failed and gated first.
 func TestCommentOrder(t *testing.T) {
 	t.Parallel()
-	got := Comment(loadRun(t, "mixed"), CommentOptions{})
+	got := NewReport(loadRun(t, "mixed"), nil).Comment(CommentOptions{})
 	order := regexp.MustCompile("(?m)^\\| `([^`]+)` \\| \\*overall\\*").FindAllStringSubmatch(got, -1)
 	var ids []string
 	for _, m := range order {
@@ -85,24 +85,24 @@ func TestEmptyAndNilRuns(t *testing.T) {
 	for name, run := range map[string]*result.Run{"nil": nil, "empty": {}, "nil entries": {Suites: []*result.SuiteResult{nil, {Name: "s", Tests: []*result.TestResult{nil}}}}} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			c := Comment(run, CommentOptions{Marker: testMarker})
+			c := NewReport(run, nil).Comment(CommentOptions{Marker: testMarker})
 			checkMarkdown(t, c, true)
 			if !strings.Contains(c, "no tests were graded") {
 				t.Errorf("an empty run must say so:\n%s", c)
 			}
-			checkMarkdown(t, StepSummary(run, SummaryOptions{}), false)
-			co := CheckRun(run, CheckOptions{})
+			checkMarkdown(t, NewReport(run, nil).StepSummary(SummaryOptions{}), false)
+			co := NewReport(run, nil).CheckRun(CheckOptions{})
 			if co.Conclusion != gate.Neutral || co.Annotations == nil {
 				t.Errorf("conclusion %q, annotations %v", co.Conclusion, co.Annotations)
 			}
 			var buf bytes.Buffer
-			if err := Table(&buf, run, TableOptions{}); err != nil || !strings.Contains(buf.String(), "gate: NEUTRAL") {
+			if err := NewReport(run, nil).Table(&buf, TableOptions{}); err != nil || !strings.Contains(buf.String(), "gate: NEUTRAL") {
 				t.Errorf("table: %v\n%s", err, buf.String())
 			}
 			if err := WriteIndex(&buf, run); err != nil {
 				t.Error(err)
 			}
-			if err := WriteJUnit(&buf, run, JUnitOptions{}); err != nil {
+			if err := writeJUnit(&buf, run, JUnitOptions{}); err != nil {
 				t.Error(err)
 			}
 		})
@@ -113,10 +113,10 @@ func TestTableColor(t *testing.T) {
 	t.Parallel()
 	run := loadRun(t, "mixed")
 	var plain, color bytes.Buffer
-	if err := Table(&plain, run, TableOptions{}); err != nil {
+	if err := NewReport(run, nil).Table(&plain, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Table(&color, run, TableOptions{Color: true}); err != nil {
+	if err := NewReport(run, nil).Table(&color, TableOptions{Color: true}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(plain.String(), "\x1b") {
@@ -135,7 +135,7 @@ func TestTableColor(t *testing.T) {
 func TestTableReasons(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	if err := Table(&buf, loadRun(t, "hostile"), TableOptions{ReasonBytes: 200}); err != nil {
+	if err := NewReport(loadRun(t, "hostile"), nil).Table(&buf, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, line := range strings.Split(buf.String(), "\n") {
@@ -154,7 +154,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full")
 
 func TestTableWriteError(t *testing.T) {
 	t.Parallel()
-	if err := Table(failWriter{}, loadRun(t, "mixed"), TableOptions{}); err == nil {
+	if err := NewReport(loadRun(t, "mixed"), nil).Table(failWriter{}, TableOptions{}); err == nil {
 		t.Error("a write error must be returned")
 	}
 }
@@ -163,7 +163,7 @@ func TestWriteAll(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "nested", "report")
 	run := loadRun(t, "mixed")
-	if err := WriteAll(dir, run, FilesOptions{Comment: CommentOptions{Marker: testMarker}}); err != nil {
+	if err := NewReport(run, nil).WriteAll(dir, FilesOptions{Comment: CommentOptions{Marker: testMarker}}); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)
@@ -185,7 +185,7 @@ func TestWriteAll(t *testing.T) {
 		}
 		return b
 	}
-	if got := string(read(FileComment)); got != Comment(run, CommentOptions{Marker: testMarker}) {
+	if got := string(read(FileComment)); got != NewReport(run, nil).Comment(CommentOptions{Marker: testMarker}) {
 		t.Error("comment.md differs from Comment")
 	}
 	var check map[string]any
@@ -222,13 +222,13 @@ func TestWriteAllErrors(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteAll(file, loadRun(t, "mixed"), FilesOptions{}); err == nil {
+	if err := NewReport(loadRun(t, "mixed"), nil).WriteAll(file, FilesOptions{}); err == nil {
 		t.Error("a file in the way of the report dir must be an error")
 	}
 	nan := bigRun(3)
 	nan.Suites[0].Tests[0].Graders[0].Details = map[string]any{"bad": make(chan int)}
 	dir := t.TempDir()
-	err := WriteAll(dir, nan, FilesOptions{})
+	err := NewReport(nan, nil).WriteAll(dir, FilesOptions{})
 	if err == nil || !strings.Contains(err.Error(), FileResults) {
 		t.Errorf("an unencodable model must fail results.json: %v", err)
 	}
@@ -249,7 +249,7 @@ func TestRegressedPassingTestIsNotFolded(t *testing.T) {
 			break
 		}
 	}
-	got := Comment(head, CommentOptions{Baseline: compare.Compare(base, head, compare.Options{}), MaxBytes: 37_500})
+	got := NewReport(head, compare.Compare(base, head, compare.Options{})).Comment(CommentOptions{MaxBytes: 37_500})
 	if !strings.Contains(got, "passing tests collapsed") {
 		t.Fatal("the budget should fold passing tests")
 	}
@@ -266,11 +266,11 @@ func TestNothingGradedHasNoScore(t *testing.T) {
 		Summary: result.Summary{Total: 1, Errors: 1, Verdict: result.Error},
 		Tests:   []*result.TestResult{{ID: "t", Verdict: result.Error, Error: "target down"}}}}}
 	var table bytes.Buffer
-	if err := Table(&table, run, TableOptions{}); err != nil {
+	if err := NewReport(run, nil).Table(&table, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	co := CheckRun(run, CheckOptions{})
-	for name, text := range map[string]string{"comment": Comment(run, CommentOptions{Marker: testMarker}), "summary": StepSummary(run, SummaryOptions{}),
+	co := NewReport(run, nil).CheckRun(CheckOptions{})
+	for name, text := range map[string]string{"comment": NewReport(run, nil).Comment(CommentOptions{Marker: testMarker}), "summary": NewReport(run, nil).StepSummary(SummaryOptions{}),
 		"check title": co.Title, "check summary": co.Summary, "table": table.String()} {
 		if strings.Contains(text, "0.00") {
 			t.Errorf("%s shows a score for a run that graded nothing:\n%s", name, text)
@@ -286,12 +286,12 @@ func TestNothingGradedHasNoScore(t *testing.T) {
 func TestCommentNamesUnselectedSuites(t *testing.T) {
 	t.Parallel()
 	run := loadRun(t, "mixed")
-	if got := Comment(run, CommentOptions{}); strings.Contains(got, "Not run:") {
+	if got := NewReport(run, nil).Comment(CommentOptions{}); strings.Contains(got, "Not run:") {
 		t.Errorf("a run that left nothing out says Not run:\n%s", got)
 	}
 	two := *run
 	two.Unselected = []result.Unselected{{Path: "evals/a.eval.yaml", Why: "not touched"}, {Path: "evals/b`x.eval.yaml"}}
-	got := Comment(&two, CommentOptions{})
+	got := NewReport(&two, nil).Comment(CommentOptions{})
 	want := "**Not run:** 2 suites not selected for this run (a suite runs when the change touches it or a file it references): `evals/a.eval.yaml`, ``evals/b`x.eval.yaml``. Comment `/evalgate rerun <suite-glob>` to run one."
 	if !strings.Contains(got, want) {
 		t.Errorf("missing %q in:\n%s", want, got)
@@ -300,7 +300,7 @@ func TestCommentNamesUnselectedSuites(t *testing.T) {
 	for i := range maxUnselectedListed + 3 {
 		many.Unselected = append(many.Unselected, result.Unselected{Path: fmt.Sprintf("evals/s%02d.eval.yaml", i)})
 	}
-	got = Comment(&many, CommentOptions{})
+	got = NewReport(&many, nil).Comment(CommentOptions{})
 	if !strings.Contains(got, "`evals/s09.eval.yaml` and 3 more.") || strings.Contains(got, "s10.eval.yaml") {
 		t.Errorf("13 unselected suites: want 10 named and 3 more:\n%s", got)
 	}

@@ -18,9 +18,6 @@ func NewReport(run *result.Run, baseline *compare.Comparison) *Report {
 	return &Report{v: newView(run, baseline)}
 }
 
-// Run is the run the report draws.
-func (r *Report) Run() *result.Run { return r.v.run }
-
 // Rendered holds a run's Markdown reports and check run as a caller rendered (and posted)
 // them, for WriteAll to write as they are rather than render again.
 type Rendered struct {

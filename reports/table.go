@@ -17,16 +17,15 @@ type TableOptions struct {
 	// Gate is the gate's decision reported in the footer (zero: the default policy's, on the
 	// tests alone).
 	Gate gate.Decision
-	// Baseline, when set, adds a DELTA column and a comparison line.
-	Baseline *compare.Comparison
-	// ReasonBytes bounds the reason of each failed row (default 240); a longer reason keeps
-	// its start and its end, where an error's cause is.
-	ReasonBytes int
 	// Width is the terminal width the table must fit (0 = no limit): the SUITE, TEST and
 	// CRITERION columns shrink, and reasons wrap, onto their own lines when the row leaves
 	// them too little room. The whole reason is always in results.json and the reports.
 	Width int
 }
+
+// tableReasonBytes bounds the reason of each failed row; a longer reason keeps its start and
+// its end, where an error's cause is.
+const tableReasonBytes = 240
 
 // ANSI colours, added after padding so they never shift a column.
 const ansiReset = "\x1b[0m"
@@ -60,18 +59,12 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Table writes the per-suite table of tests × criteria with aligned columns (suite, test,
+// Table writes r's per-suite table of tests × criteria with aligned columns (suite, test,
 // grader › criterion, weight, required, score, verdict, reason), failed and gated rows first,
 // then a footer with counts, mean score, tokens, cost and the gate. Failed, gated, errored and
 // borderline rows carry a reason: the error, the gate or the judge's reasoning. Every piece of
 // model or eval-file text is sanitized: no escape sequence or control character from an agent
-// reaches the terminal.
-func Table(w io.Writer, run *result.Run, opts TableOptions) error {
-	return NewReport(run, opts.Baseline).Table(w, opts)
-}
-
-// Table writes the terminal table from r's view (see the package-level Table); opts.Baseline
-// is ignored: r was compared when it was made.
+// reaches the terminal. With a baseline, a DELTA column and a comparison line are added.
 func (r *Report) Table(w io.Writer, opts TableOptions) error {
 	v := r.v
 	color := func(v result.Verdict, s string) string {
@@ -81,7 +74,7 @@ func (r *Report) Table(w io.Writer, opts TableOptions) error {
 		return ansi(v) + s + ansiReset
 	}
 	ew := &errWriter{w: w}
-	lay := layTable(tableRows(v), orLimit(opts.ReasonBytes, 240), opts.Width)
+	lay := layTable(tableRows(v), tableReasonBytes, opts.Width)
 	for _, l := range lay.lines(color) {
 		_, _ = io.WriteString(ew, l+"\n") // ew keeps the first error
 	}

@@ -31,7 +31,7 @@ func TestTableFitsTheWidth(t *testing.T) {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			t.Parallel()
 			var buf bytes.Buffer
-			if err := Table(&buf, refusedRun(t), TableOptions{Width: width}); err != nil {
+			if err := NewReport(refusedRun(t), nil).Table(&buf, TableOptions{Width: width}); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()
@@ -62,7 +62,7 @@ func TestTableReasonKeepsTheCause(t *testing.T) {
 			run := refusedRun(t)
 			run.Suites[0].Tests[1].Error = long
 			var buf bytes.Buffer
-			if err := Table(&buf, run, TableOptions{Width: tt.width}); err != nil {
+			if err := NewReport(run, nil).Table(&buf, TableOptions{Width: tt.width}); err != nil {
 				t.Fatal(err)
 			}
 			flat := strings.Join(strings.Fields(buf.String()), " ")
@@ -81,7 +81,7 @@ func TestTableNothingGraded(t *testing.T) {
 	}}}}
 	run.Summary.Total = 2
 	var buf bytes.Buffer
-	if err := Table(&buf, run, TableOptions{}); err != nil {
+	if err := NewReport(run, nil).Table(&buf, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if out := buf.String(); strings.Contains(out, "mean score") || !strings.Contains(out, "no test was graded") {

@@ -33,7 +33,7 @@ func TestTrialsInComment(t *testing.T) {
 			BaseRan: 10, BasePassed: 9, PValue: &p, Boundary: &c, Level: &lv}}
 	run := &result.Run{Summary: result.Summary{Total: 4, Passed: 2, Failed: 2, Verdict: result.Fail},
 		Suites: []*result.SuiteResult{{Name: "s", Path: "evals/s.eval.yaml", Tests: []*result.TestResult{steadyFail, flaky, stopped, adaptive}}}}
-	got := Comment(run, CommentOptions{})
+	got := NewReport(run, nil).Comment(CommentOptions{})
 	checkMarkdown(t, got, false)
 
 	var ids []string

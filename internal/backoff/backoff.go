@@ -25,10 +25,10 @@ type Policy struct {
 	// that clients failing together do not retry together. A server's requested wait is
 	// never jittered.
 	Jitter float64
-	// MaxWait bounds any one wait; a longer one ends the retries with a *WaitError (0: no
+	// MaxWait bounds any one wait; a longer one ends the retries with a *waitError (0: no
 	// bound).
 	MaxWait time.Duration
-	// StopAtDeadline ends the retries with a *WaitError, instead of sleeping, when the wait
+	// StopAtDeadline ends the retries with a *waitError, instead of sleeping, when the wait
 	// would outlast ctx's deadline: the caller gets the error while it can still act on it.
 	StopAtDeadline bool
 
@@ -51,7 +51,7 @@ type Step struct {
 
 // Do calls attempt with n = 1, 2, … until it returns a nil error, asks for no retry, or
 // MaxAttempts run out, waiting between tries. It returns attempt's last error unchanged, ctx's
-// error when ctx ends (during an attempt or a wait), or a *WaitError wrapping the last error
+// error when ctx ends (during an attempt or a wait), or a *waitError wrapping the last error
 // when the wait is longer than the policy allows.
 func Do(ctx context.Context, p Policy, attempt func(n int) (Step, error)) error {
 	attempts := max(p.MaxAttempts, 1)
@@ -68,10 +68,10 @@ func Do(ctx context.Context, p Policy, attempt func(n int) (Step, error)) error 
 		}
 		wait := step.Wait
 		if wait <= 0 {
-			wait = p.Delay(n)
+			wait = p.delay(n)
 		}
 		if p.MaxWait > 0 && wait > p.MaxWait {
-			return &WaitError{Wait: wait, MaxWait: p.MaxWait, Err: err}
+			return &waitError{Wait: wait, MaxWait: p.MaxWait, Err: err}
 		}
 		if p.StopAtDeadline {
 			now := time.Now
@@ -79,7 +79,7 @@ func Do(ctx context.Context, p Policy, attempt func(n int) (Step, error)) error 
 				now = p.Now
 			}
 			if dl, ok := ctx.Deadline(); ok && now().Add(wait).After(dl) {
-				return &WaitError{Wait: wait, Err: err}
+				return &waitError{Wait: wait, Err: err}
 			}
 		}
 		sleep := p.Sleep
@@ -92,9 +92,9 @@ func Do(ctx context.Context, p Policy, attempt func(n int) (Step, error)) error 
 	}
 }
 
-// Delay is the backoff after failed attempt n (1-based): Base·Factor^(n−1), capped at Max,
+// delay is the backoff after failed attempt n (1-based): Base·Factor^(n−1), capped at Max,
 // then jittered.
-func (p Policy) Delay(n int) time.Duration {
+func (p Policy) delay(n int) time.Duration {
 	d := float64(p.Base)
 	for i := 1; i < n; i++ {
 		d *= max(p.Factor, 1)
@@ -117,16 +117,16 @@ func (p Policy) Delay(n int) time.Duration {
 	return time.Duration(d)
 }
 
-// WaitError ends retries whose next wait is too long: over Policy.MaxWait, or (MaxWait 0)
+// waitError ends retries whose next wait is too long: over Policy.MaxWait, or (MaxWait 0)
 // past the context's deadline.
-type WaitError struct {
+type waitError struct {
 	Wait    time.Duration
 	MaxWait time.Duration
 	// Err is the error of the attempt that asked for the wait.
 	Err error
 }
 
-func (e *WaitError) Error() string {
+func (e *waitError) Error() string {
 	if e.MaxWait > 0 {
 		// Only a server's rate limit asks for waits this long.
 		return fmt.Sprintf("rate limited for %s (longer than the %s evalgate waits): %v", e.Wait.Round(time.Second), e.MaxWait, e.Err)
@@ -134,7 +134,7 @@ func (e *WaitError) Error() string {
 	return fmt.Sprintf("retry in %s would pass the deadline: %v", e.Wait.Round(time.Second), e.Err)
 }
 
-func (e *WaitError) Unwrap() error { return e.Err }
+func (e *waitError) Unwrap() error { return e.Err }
 
 // Sleep waits d, or returns ctx's error as soon as ctx is done.
 func Sleep(ctx context.Context, d time.Duration) error {

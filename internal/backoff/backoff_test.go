@@ -41,7 +41,7 @@ func TestDo(t *testing.T) {
 		wantCalls  int
 		wantSleeps []time.Duration
 		wantErr    error
-		wantWait   *WaitError // the *WaitError expected, Err aside
+		wantWait   *waitError // the *WaitError expected, Err aside
 	}{
 		{name: "first try", policy: base, wantCalls: 1},
 		{name: "backoff doubles", policy: base, steps: []Step{retry, retry, retry},
@@ -55,9 +55,9 @@ func TestDo(t *testing.T) {
 		{name: "cap", policy: Policy{MaxAttempts: 4, Base: time.Second, Factor: 10, Max: 5 * time.Second}, steps: []Step{retry, retry, retry},
 			wantCalls: 4, wantSleeps: []time.Duration{time.Second, 5 * time.Second, 5 * time.Second}},
 		{name: "wait over MaxWait fails without sleeping", policy: Policy{MaxAttempts: 4, Base: time.Second, MaxWait: time.Minute},
-			steps: []Step{{Retry: true, Wait: time.Hour}}, wantCalls: 1, wantWait: &WaitError{Wait: time.Hour, MaxWait: time.Minute}},
+			steps: []Step{{Retry: true, Wait: time.Hour}}, wantCalls: 1, wantWait: &waitError{Wait: time.Hour, MaxWait: time.Minute}},
 		{name: "wait past the deadline fails without sleeping", policy: Policy{MaxAttempts: 4, Base: time.Second, StopAtDeadline: true},
-			steps: []Step{{Retry: true, Wait: time.Minute}}, deadline: 10 * time.Second, wantCalls: 1, wantWait: &WaitError{Wait: time.Minute}},
+			steps: []Step{{Retry: true, Wait: time.Minute}}, deadline: 10 * time.Second, wantCalls: 1, wantWait: &waitError{Wait: time.Minute}},
 		{name: "a wait within the deadline sleeps", policy: Policy{MaxAttempts: 4, Base: time.Second, StopAtDeadline: true},
 			steps: []Step{retry}, deadline: 10 * time.Second, wantCalls: 2, wantSleeps: []time.Duration{time.Second}},
 		{name: "without StopAtDeadline the deadline is not consulted", policy: base,
@@ -85,7 +85,7 @@ func TestDo(t *testing.T) {
 				t.Errorf("sleeps = %v, want %v", slept, tt.wantSleeps)
 			}
 			if tt.wantWait != nil {
-				var we *WaitError
+				var we *waitError
 				if !errors.As(err, &we) || we.Wait != tt.wantWait.Wait || we.MaxWait != tt.wantWait.MaxWait || !errors.Is(err, errFlaky) {
 					t.Fatalf("err = %v, want a WaitError %+v wrapping the attempt's error", err, tt.wantWait)
 				}
@@ -101,12 +101,12 @@ func TestDo(t *testing.T) {
 func TestWaitErrorMessages(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		err  *WaitError
+		err  *waitError
 		want string
 	}{
-		{&WaitError{Wait: time.Hour + 400*time.Millisecond, MaxWait: 5 * time.Minute, Err: errFlaky},
+		{&waitError{Wait: time.Hour + 400*time.Millisecond, MaxWait: 5 * time.Minute, Err: errFlaky},
 			"rate limited for 1h0m0s (longer than the 5m0s evalgate waits): 503 Service Unavailable"},
-		{&WaitError{Wait: time.Minute, Err: errFlaky}, "retry in 1m0s would pass the deadline: 503 Service Unavailable"},
+		{&waitError{Wait: time.Minute, Err: errFlaky}, "retry in 1m0s would pass the deadline: 503 Service Unavailable"},
 	}
 	for _, tt := range tests {
 		if got := tt.err.Error(); got != tt.want {
@@ -170,7 +170,7 @@ func TestDelay(t *testing.T) {
 			p := tt.policy
 			p.Rand = func() float64 { return tt.rand }
 			for i, want := range tt.want {
-				if got := p.Delay(i + 1); got != want {
+				if got := p.delay(i + 1); got != want {
 					t.Errorf("Delay(%d) = %s, want %s", i+1, got, want)
 				}
 			}
@@ -182,7 +182,7 @@ func TestDelayJitterStaysInRange(t *testing.T) {
 	t.Parallel()
 	p := Policy{Base: time.Second, Factor: 1, Jitter: 0.25} // the default math/rand/v2 source
 	for range 200 {
-		if d := p.Delay(1); d < 750*time.Millisecond || d >= 1250*time.Millisecond {
+		if d := p.delay(1); d < 750*time.Millisecond || d >= 1250*time.Millisecond {
 			t.Fatalf("Delay = %s, outside [750ms, 1.25s)", d)
 		}
 	}
@@ -231,7 +231,7 @@ func TestDelayNeverWraps(t *testing.T) {
 	t.Parallel()
 	p := Policy{Base: time.Second, Factor: 2}
 	for n := 1; n <= 200; n++ {
-		if d := p.Delay(n); d <= 0 {
+		if d := p.delay(n); d <= 0 {
 			t.Fatalf("Delay(%d) = %v: an uncapped backoff wrapped to a non-positive wait", n, d)
 		}
 	}

@@ -20,10 +20,10 @@ import (
 // Limits on what is downloaded and read: an artifact is data from another run, and a zip can
 // claim any size.
 const (
-	MaxZipBytes     = 64 << 20
-	MaxResultsBytes = 128 << 20
-	// ResultsFile is the file taken from the artifact: the report directory's results.json.
-	ResultsFile = "results.json"
+	maxZipBytes     = 64 << 20
+	maxResultsBytes = 128 << 20
+	// resultsFile is the file taken from the artifact: the report directory's results.json.
+	resultsFile = "results.json"
 )
 
 // DefaultArtifact is the artifact name the README's workflow uploads the report under.
@@ -32,8 +32,8 @@ const DefaultArtifact = "evalgate-report"
 // Bounds on one search: the runs looked at, and the downloads tried. A damaged artifact
 // costs one download; past these the search ends with "no baseline".
 const (
-	MaxRuns      = 5
-	MaxDownloads = 3
+	maxRuns      = 5
+	maxDownloads = 3
 )
 
 // Source lists a repository's workflow runs and their artifacts, and downloads an artifact
@@ -84,7 +84,7 @@ var ErrNone = errors.New("no baseline")
 // runs come first, newest first; then the newest runs on the base branch (older than the base
 // commit's runs when it has any: a later push is a commit the pull request lacks). A candidate
 // whose artifact is missing, expired, too big, not a zip, or holds no valid results.json is
-// skipped with a note and the next one tried, up to MaxRuns runs and MaxDownloads downloads.
+// skipped with a note and the next one tried, up to maxRuns runs and maxDownloads downloads.
 // Any failure is an error wrapping ErrNone, for a note rather than a failure.
 func Find(ctx context.Context, src Source, q Query) (*Found, error) {
 	if q.BaseRef == "" {
@@ -129,8 +129,8 @@ type search struct {
 
 // runs tries the completed push runs on the base branch (at sha, when given), newest first.
 func (s *search) runs(ctx context.Context, sha string, onCommit bool) (*Found, error) {
-	left := MaxRuns - len(s.tried)
-	if left <= 0 || s.downloads >= MaxDownloads {
+	left := maxRuns - len(s.tried)
+	if left <= 0 || s.downloads >= maxDownloads {
 		return nil, nil
 	}
 	o := github.ListWorkflowRunsOptions{Branch: s.q.BaseRef, Event: "push", HeadSHA: sha, Status: "completed", Limit: left + len(s.tried)}
@@ -142,7 +142,7 @@ func (s *search) runs(ctx context.Context, sha string, onCommit bool) (*Found, e
 		return nil, fmt.Errorf("%w: %w", ErrNone, err)
 	}
 	for _, run := range runs {
-		if s.tried[run.ID] || len(s.tried) >= MaxRuns || s.downloads >= MaxDownloads || (!onCommit && !s.before.IsZero() && run.CreatedAt.After(s.before)) {
+		if s.tried[run.ID] || len(s.tried) >= maxRuns || s.downloads >= maxDownloads || (!onCommit && !s.before.IsZero() && run.CreatedAt.After(s.before)) {
 			continue
 		}
 		if onCommit && run.CreatedAt.After(s.before) {
@@ -198,21 +198,21 @@ func (s *search) try(ctx context.Context, run github.WorkflowRun) (*Found, error
 		return skip("its artifact %q has expired", s.q.Artifact)
 	case a == nil:
 		return skip("no artifact named %q", s.q.Artifact)
-	case a.Size > MaxZipBytes:
-		return skip("artifact %d is %d bytes, over the %d-byte limit", a.ID, a.Size, MaxZipBytes)
+	case a.Size > maxZipBytes:
+		return skip("artifact %d is %d bytes, over the %d-byte limit", a.ID, a.Size, maxZipBytes)
 	}
 	s.downloads++
-	zipped, err := s.src.DownloadArtifact(ctx, a.ID, MaxZipBytes)
+	zipped, err := s.src.DownloadArtifact(ctx, a.ID, maxZipBytes)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("%w: %w", ErrNone, err)
 		}
 		return skip("artifact %d: %v", a.ID, err)
 	}
-	results, err := Extract(zipped, ResultsFile, MaxResultsBytes)
+	results, err := extract(zipped, resultsFile, maxResultsBytes)
 	if err == nil && s.q.Check != nil {
 		if err = s.q.Check(results); err != nil {
-			err = fmt.Errorf("%s: %w", ResultsFile, err)
+			err = fmt.Errorf("%s: %w", resultsFile, err)
 		}
 	}
 	if err != nil {
@@ -228,14 +228,14 @@ func (s *search) none() error {
 		return fmt.Errorf("%w: no completed push run %s", ErrNone, where)
 	}
 	return fmt.Errorf("%w: no usable artifact %q in the %d newest completed push runs %s (at most %d runs and %d downloads are tried): %s",
-		ErrNone, s.q.Artifact, len(s.tried), where, MaxRuns, MaxDownloads, strings.Join(s.skipped, "; "))
+		ErrNone, s.q.Artifact, len(s.tried), where, maxRuns, maxDownloads, strings.Join(s.skipped, "; "))
 }
 
-// Extract returns the content of the zip entry called exactly name, at most max bytes. Only
+// extract returns the content of the zip entry called exactly name, at most max bytes. Only
 // that entry is read and nothing is written to disk; entry names are not cleaned, so
 // "../results.json", "/results.json" or "x/../results.json" never match. A zip with two
 // entries of that name is refused as ambiguous.
-func Extract(zipped []byte, name string, max int64) ([]byte, error) {
+func extract(zipped []byte, name string, max int64) ([]byte, error) {
 	zr, err := zip.NewReader(bytes.NewReader(zipped), int64(len(zipped)))
 	if err != nil {
 		return nil, fmt.Errorf("read zip: %w", err)

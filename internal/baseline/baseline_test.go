@@ -56,7 +56,7 @@ func TestExtract(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Extract(tt.zip, ResultsFile, 100)
+			got, err := extract(tt.zip, resultsFile, 100)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want %q", err, tt.wantErr)
@@ -80,7 +80,7 @@ func TestExtractLyingHeader(t *testing.T) {
 		t.Fatal("no central directory header")
 	}
 	binary.LittleEndian.PutUint32(z[cd+24:], 10) // uncompressed size
-	b, err := Extract(z, ResultsFile, 100)
+	b, err := extract(z, resultsFile, 100)
 	if err == nil {
 		t.Fatalf("a 500-byte entry claiming 10 bytes was read: %d bytes", len(b))
 	}
@@ -198,11 +198,11 @@ func TestFind(t *testing.T) {
 				t.Fatal(err)
 			}
 			f, err := Find(context.Background(), c.Repo("acme", "agents"), q)
-			if n := len(srv.BlobRequests()); n > MaxDownloads {
-				t.Errorf("%d downloads, over the bound %d", n, MaxDownloads)
+			if n := len(srv.BlobRequests()); n > maxDownloads {
+				t.Errorf("%d downloads, over the bound %d", n, maxDownloads)
 			}
-			if n := srv.Count(githubtest.ListRunArtifacts); n > MaxRuns {
-				t.Errorf("%d runs' artifacts listed, over the bound %d", n, MaxRuns)
+			if n := srv.Count(githubtest.ListRunArtifacts); n > maxRuns {
+				t.Errorf("%d runs' artifacts listed, over the bound %d", n, maxRuns)
 			}
 			if tt.wantErr != "" {
 				if !errors.Is(err, ErrNone) || !strings.Contains(err.Error(), tt.wantErr) {

@@ -5,14 +5,14 @@ import (
 	"sort"
 )
 
-// Level is the measurement level of Krippendorff's α: it chooses the difference function δ².
-type Level string
+// level is the measurement level of Krippendorff's α: it chooses the difference function δ².
+type level string
 
 // Levels of measurement.
 const (
-	Nominal  Level = "nominal"  // δ² = 0 when equal, 1 otherwise
-	Ordinal  Level = "ordinal"  // δ² from the ranks of the pooled values
-	Interval Level = "interval" // δ² = (c − k)²
+	nominal  level = "nominal"  // δ² = 0 when equal, 1 otherwise
+	ordinal  level = "ordinal"  // δ² from the ranks of the pooled values
+	interval level = "interval" // δ² = (c − k)²
 )
 
 // Alpha is Krippendorff's α for one set of reliability data, or why it is undefined.
@@ -32,16 +32,16 @@ type Alpha struct {
 
 // Reasons α is undefined.
 const (
-	NoPairs     = "no item has two ratings"
-	NoVariation = "every rating is the same value (no variation)"
-	Overflow    = "the ratings are too large to compute α"
+	noPairs     = "no item has two ratings"
+	noVariation = "every rating is the same value (no variation)"
+	overflow    = "the ratings are too large to compute α"
 )
 
-// KrippendorffAlpha computes α = 1 − (n − 1)·Σ o_ck δ²_ck / Σ n_c n_k δ²_ck from the coincidence
+// krippendorffAlpha computes α = 1 − (n − 1)·Σ o_ck δ²_ck / Σ n_c n_k δ²_ck from the coincidence
 // matrix (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability"). Each unit holds the
 // values its coders gave; a missing value is simply absent, and a unit with fewer than two values
 // is not pairable and left out, as the definition requires.
-func KrippendorffAlpha(units [][]float64, level Level) Alpha {
+func krippendorffAlpha(units [][]float64, level level) Alpha {
 	values := map[float64]int{} // value → index in sorted order
 	var pairable [][]float64
 	for _, u := range units {
@@ -55,7 +55,7 @@ func KrippendorffAlpha(units [][]float64, level Level) Alpha {
 	}
 	a := Alpha{Units: len(pairable)}
 	if len(pairable) == 0 {
-		a.Undefined = NoPairs
+		a.Undefined = noPairs
 		return a
 	}
 	sorted := make([]float64, 0, len(values))
@@ -101,13 +101,13 @@ func KrippendorffAlpha(units [][]float64, level Level) Alpha {
 		}
 	}
 	if expected == 0 {
-		a.Undefined = NoVariation
+		a.Undefined = noVariation
 		return a
 	}
 	v := 1 - (n-1)*observed/expected
 	// Interval δ² of huge ratings overflows; JSON cannot carry the NaN or ±Inf that follows.
 	if math.IsInf(observed, 0) || math.IsInf(expected, 0) || math.IsNaN(v) || math.IsInf(v, 0) {
-		a.Undefined = Overflow
+		a.Undefined = overflow
 		return a
 	}
 	a.Value = &v
@@ -115,11 +115,11 @@ func KrippendorffAlpha(units [][]float64, level Level) Alpha {
 }
 
 // deltaFunc returns δ²(c, k) over value indexes for the level.
-func deltaFunc(level Level, sorted, nc []float64) func(c, k int) float64 {
+func deltaFunc(level level, sorted, nc []float64) func(c, k int) float64 {
 	switch level {
-	case Interval:
+	case interval:
 		return func(c, k int) float64 { return math.Pow(sorted[c]-sorted[k], 2) }
-	case Ordinal:
+	case ordinal:
 		return func(c, k int) float64 {
 			lo, hi := min(c, k), max(c, k)
 			var s float64

@@ -31,16 +31,16 @@ func units(rows [4][12]float64) [][]float64 {
 func TestKrippendorffPublishedValues(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		level Level
+		level level
 		want  float64
 	}{
-		{Nominal, 0.743},
-		{Ordinal, 0.815},
-		{Interval, 0.849},
+		{nominal, 0.743},
+		{ordinal, 0.815},
+		{interval, 0.849},
 	} {
 		t.Run(string(tt.level), func(t *testing.T) {
 			t.Parallel()
-			a := KrippendorffAlpha(units(reliability), tt.level)
+			a := krippendorffAlpha(units(reliability), tt.level)
 			if a.Value == nil {
 				t.Fatalf("α undefined: %s", a.Undefined)
 			}
@@ -63,9 +63,9 @@ func TestKrippendorffEdgeCases(t *testing.T) {
 		undefined string
 		want      float64
 	}{
-		{"no units", nil, NoPairs, 0},
-		{"single rater per unit", [][]float64{{1}, {3}, {5}}, NoPairs, 0},
-		{"no variation", [][]float64{{4, 4}, {4, 4, 4}}, NoVariation, 0},
+		{"no units", nil, noPairs, 0},
+		{"single rater per unit", [][]float64{{1}, {3}, {5}}, noPairs, 0},
+		{"no variation", [][]float64{{4, 4}, {4, 4, 4}}, noVariation, 0},
 		{"perfect agreement", [][]float64{{1, 1}, {5, 5}, {3, 3}}, "", 1},
 		// Two coders, systematic opposite answers on a binary scale: α = −(n−1)/n… here −0.5.
 		{"total disagreement", [][]float64{{0, 1}, {1, 0}}, "", -0.5},
@@ -73,8 +73,8 @@ func TestKrippendorffEdgeCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			for _, level := range []Level{Nominal, Ordinal, Interval} {
-				a := KrippendorffAlpha(tt.units, level)
+			for _, level := range []level{nominal, ordinal, interval} {
+				a := krippendorffAlpha(tt.units, level)
 				if a.Undefined != tt.undefined {
 					t.Fatalf("%s: undefined %q, want %q", level, a.Undefined, tt.undefined)
 				}

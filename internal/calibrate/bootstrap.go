@@ -10,21 +10,21 @@ import (
 
 // The bootstrap of α's confidence interval.
 const (
-	// Resamples is the number of bootstrap resamples of the items.
-	Resamples = 1000
-	// Confidence is the interval's coverage.
-	Confidence = 0.95
-	// MinItems is the fewest pairable items (units) for an interval and a verdict. Below it the
+	// resamples is the number of bootstrap resamples of the items.
+	resamples = 1000
+	// confidence is the interval's coverage.
+	confidence = 0.95
+	// minItems is the fewest pairable items (units) for an interval and a verdict. Below it the
 	// bootstrap has too few distinct resamples to mean anything (5 items allow 126, 10 allow
 	// 92,378) and a chance α is too likely: a judge rating at random reaches α ≥ 0.8 against
 	// two humans in about 2 % of sets of 5 items. Ten items is also where the interval of a
 	// judge that truly agrees (α ≈ 0.9) begins to clear 0.8.
-	MinItems = 10
+	minItems = 10
 	// maxUndefined is the share of resamples with no variation (α undefined) past which the
 	// interval is not given: the rest would be a biased sample.
 	maxUndefined = 0.05
-	// Method names the interval in reports.
-	Method = "percentile bootstrap over items"
+	// method names the interval in reports.
+	method = "percentile bootstrap over items"
 )
 
 // CI is a confidence interval of α.
@@ -44,7 +44,7 @@ type Bootstrap struct {
 // bootstrapCI is the percentile interval of the interval α over resamples of units (items)
 // drawn with replacement, from a generator seeded by seed (the criterion's name): the same
 // ratings always give the same interval. ok is false, with why, when there are fewer than
-// MinItems pairable units (what names them) or too many resamples without variation.
+// minItems pairable units (what names them) or too many resamples without variation.
 func bootstrapCI(units [][]float64, seed, what string) (ci CI, ok bool, why string) {
 	var pairable [][]float64
 	for _, u := range units {
@@ -53,15 +53,15 @@ func bootstrapCI(units [][]float64, seed, what string) (ci CI, ok bool, why stri
 		}
 	}
 	n := len(pairable)
-	if n < MinItems {
-		return CI{}, false, fmt.Sprintf("only %d %s; at least %d are needed for a confidence interval", n, what, MinItems)
+	if n < minItems {
+		return CI{}, false, fmt.Sprintf("only %d %s; at least %d are needed for a confidence interval", n, what, minItems)
 	}
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(seed))
 	rng := rand.New(rand.NewPCG(0x65766c67617465, h.Sum64()))
 	sample := make([][]float64, n)
-	alphas := make([]float64, 0, Resamples)
-	for range Resamples {
+	alphas := make([]float64, 0, resamples)
+	for range resamples {
 		for i := range sample {
 			sample[i] = pairable[rng.IntN(n)]
 		}
@@ -69,11 +69,11 @@ func bootstrapCI(units [][]float64, seed, what string) (ci CI, ok bool, why stri
 			alphas = append(alphas, a)
 		}
 	}
-	if undefined := Resamples - len(alphas); float64(undefined) > maxUndefined*Resamples {
+	if undefined := resamples - len(alphas); float64(undefined) > maxUndefined*resamples {
 		return CI{}, false, "α is undefined in too many resamples (the ratings hardly vary)"
 	}
 	sort.Float64s(alphas)
-	tail := (1 - Confidence) / 2
+	tail := (1 - confidence) / 2
 	return CI{Low: quantile(alphas, tail), High: quantile(alphas, 1-tail)}, true, ""
 }
 

@@ -22,7 +22,7 @@ func TestIntervalAlphaClosedForm(t *testing.T) {
 			}
 			units = append(units, u)
 		}
-		want := KrippendorffAlpha(units, Interval)
+		want := krippendorffAlpha(units, interval)
 		got, ok := intervalAlpha(units)
 		if (want.Value != nil) != ok || (ok && math.Abs(got-*want.Value) > 1e-9) {
 			t.Fatalf("trial %d: closed form %v (%v), coincidence matrix %+v", trial, got, ok, want)
@@ -85,7 +85,7 @@ func TestRandomJudgeNeverTrustworthy(t *testing.T) {
 		for range trials {
 			counts[Compute(sim(rng, tt.items, tt.judge)).Criteria[0].Verdict]++
 		}
-		if n := counts[Trustworthy]; n < tt.trustedMin || n > tt.trustedMax {
+		if n := counts[trustworthy]; n < tt.trustedMin || n > tt.trustedMax {
 			t.Errorf("%s: trustworthy in %d of %d trials, want %d–%d (%v)", tt.name, n, trials, tt.trustedMin, tt.trustedMax, counts)
 		}
 		if tt.notEnough >= 0 && counts[NotEnoughData] != tt.notEnough {
@@ -127,15 +127,15 @@ func TestVerdicts(t *testing.T) {
 		in   Input
 		want Verdict
 	}{
-		{"judge as the humans", build(same, same, same, false, n), Trustworthy},
-		{"judge reversed", build(same, same, reversed, false, n), Disagrees},
+		{"judge as the humans", build(same, same, same, false, n), trustworthy},
+		{"judge reversed", build(same, same, reversed, false, n), disagrees},
 		{"humans contradict each other", build(same, reversed, same, false, n), HumansDisagree},
-		{"judge as the humans, 9 items", build(same, same, same, false, MinItems-1), NotEnoughData},
+		{"judge as the humans, 9 items", build(same, same, same, false, minItems-1), NotEnoughData},
 		{"judge loose", build(same, same, loose, false, n), NotEnoughData},
 		{"humans only, agreeing", build(same, same, nil, true, n), HumansAgree},
 		{"humans only, contradicting", build(same, reversed, nil, true, n), HumansDisagree},
-		{"humans only, loose", build(same, loose, nil, true, 60), HumansTentative},
-		{"humans only, 9 items", build(same, same, nil, true, MinItems-1), NotEnoughData},
+		{"humans only, loose", build(same, loose, nil, true, 60), humansTentative},
+		{"humans only, 9 items", build(same, same, nil, true, minItems-1), NotEnoughData},
 		{"humans only, one human", build(same, nil, nil, true, n), NotEnoughData},
 	}
 	for _, tt := range tests {
@@ -164,7 +164,7 @@ func TestBootstrapDeterministic(t *testing.T) {
 	if ci := a.Criteria[0].JudgeAlpha.Interval.CI; ci == nil || ci.Low >= ci.High {
 		t.Errorf("interval %+v, want a proper one at 25 items", ci)
 	}
-	if a.Bootstrap != (Bootstrap{Method: Method, Resamples: Resamples, Confidence: Confidence, MinItems: MinItems}) {
+	if a.Bootstrap != (Bootstrap{Method: method, Resamples: resamples, Confidence: confidence, MinItems: minItems}) {
 		t.Errorf("bootstrap %+v", a.Bootstrap)
 	}
 }

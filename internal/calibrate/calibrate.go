@@ -14,12 +14,12 @@
 //
 // Each interval α gets a 95 % confidence interval: a percentile bootstrap over items (Resamples
 // resamples of the pairable units with replacement, seeded by the criterion's name, so a report
-// is reproducible), given from MinItems items on. The verdicts use the interval, with
+// is reproducible), given from minItems items on. The verdicts use the interval, with
 // Krippendorff's conventional cut-offs (0.8 reliable, 0.667 tentative): humans disagree when
 // the human–human interval lies below 0.667 (the rubric, not the judge, needs work first);
 // otherwise the judge is trustworthy when the judge–human interval's lower bound is at least
 // 0.8, tentative when it is at least 0.667, and disagrees when the whole interval lies below
-// 0.667. Fewer than MinItems items, an undefined α (no variation) or an interval that spans
+// 0.667. Fewer than minItems items, an undefined α (no variation) or an interval that spans
 // 0.667 is "not enough data", with the reason. With humans only (no judge ratings) the same
 // rules give the humans' agreement: humans agree, humans tentative, humans disagree.
 package calibrate
@@ -60,14 +60,14 @@ type Verdict string
 
 // Verdicts.
 const (
-	Trustworthy    Verdict = "judge trustworthy"
+	trustworthy    Verdict = "judge trustworthy"
 	Tentative      Verdict = "judge tentative"
-	Disagrees      Verdict = "judge disagrees"
+	disagrees      Verdict = "judge disagrees"
 	HumansDisagree Verdict = "humans disagree"
 	NotEnoughData  Verdict = "not enough data"
 	// With humans only.
 	HumansAgree     Verdict = "humans agree"
-	HumansTentative Verdict = "humans tentative"
+	humansTentative Verdict = "humans tentative"
 )
 
 // Input is what Compute compares.
@@ -146,7 +146,7 @@ func Compute(in Input) *Report {
 		judged[r.Item] = true
 	}
 	rep := &Report{Thresholds: th, HumansOnly: in.HumansOnly, Sources: in.Sources,
-		Bootstrap: Bootstrap{Method: Method, Resamples: Resamples, Confidence: Confidence, MinItems: MinItems}}
+		Bootstrap: Bootstrap{Method: method, Resamples: resamples, Confidence: confidence, MinItems: minItems}}
 	raters, items := map[string]bool{}, map[string]bool{}
 	for _, r := range in.Humans {
 		raters[r.Rater], items[r.Item] = true, true
@@ -242,8 +242,8 @@ func compare(c string, byItem map[string]map[string]float64, judge map[string]fl
 			}
 		}
 	}
-	row.HumanAlpha = Alphas{Interval: KrippendorffAlpha(humanUnits, Interval), Ordinal: KrippendorffAlpha(humanUnits, Ordinal)}
-	row.JudgeAlpha = Alphas{Interval: KrippendorffAlpha(judgeUnits, Interval), Ordinal: KrippendorffAlpha(judgeUnits, Ordinal)}
+	row.HumanAlpha = Alphas{Interval: krippendorffAlpha(humanUnits, interval), Ordinal: krippendorffAlpha(humanUnits, ordinal)}
+	row.JudgeAlpha = Alphas{Interval: krippendorffAlpha(judgeUnits, interval), Ordinal: krippendorffAlpha(judgeUnits, ordinal)}
 	withCI(&row.HumanAlpha.Interval, humanUnits, "human:"+c, "items rated by two humans or more")
 	withCI(&row.JudgeAlpha.Interval, judgeUnits, "judge:"+c, "items rated by the judge and a human")
 	if row.Items > 0 {
@@ -288,7 +288,7 @@ func stand(a Alpha, th Thresholds) (standing, string) {
 	case a.CI == nil:
 		return unknown, fmt.Sprintf("α = %.3f but %s", *a.Value, a.NoCI)
 	}
-	why := fmt.Sprintf("α = %.3f, %g%% CI [%.3f, %.3f]", *a.Value, Confidence*100, a.CI.Low, a.CI.High)
+	why := fmt.Sprintf("α = %.3f, %g%% CI [%.3f, %.3f]", *a.Value, confidence*100, a.CI.Low, a.CI.High)
 	switch {
 	case a.CI.Low >= th.Reliable:
 		return reliable, why
@@ -308,7 +308,7 @@ func verdict(r *Row, th Thresholds, humansOnly bool) (Verdict, string) {
 		case reliable:
 			return HumansAgree, "human–human " + hwhy + ": the lower bound clears " + num(th.Reliable)
 		case tentative:
-			return HumansTentative, "human–human " + hwhy + ": the lower bound clears " + num(th.Tentative) + ", not " + num(th.Reliable)
+			return humansTentative, "human–human " + hwhy + ": the lower bound clears " + num(th.Tentative) + ", not " + num(th.Reliable)
 		case below:
 			return HumansDisagree, "human–human " + hwhy + ", below " + num(th.Tentative) + ": sharpen the criterion's anchors"
 		case undecided:
@@ -332,11 +332,11 @@ func verdict(r *Row, th Thresholds, humansOnly bool) (Verdict, string) {
 	js, jwhy := stand(r.JudgeAlpha.Interval, th)
 	switch js {
 	case reliable:
-		return Trustworthy, "judge–human " + jwhy + ": the lower bound clears " + num(th.Reliable) + suffix
+		return trustworthy, "judge–human " + jwhy + ": the lower bound clears " + num(th.Reliable) + suffix
 	case tentative:
 		return Tentative, "judge–human " + jwhy + ": the lower bound clears " + num(th.Tentative) + ", not " + num(th.Reliable) + ": good enough for tentative conclusions" + suffix
 	case below:
-		return Disagrees, "judge–human " + jwhy + ", below " + num(th.Tentative) + suffix
+		return disagrees, "judge–human " + jwhy + ", below " + num(th.Tentative) + suffix
 	case undecided:
 		return NotEnoughData, "judge–human " + jwhy + " spans " + num(th.Tentative) + ": rate more items" + suffix
 	}

@@ -78,11 +78,11 @@ func TestCompute(t *testing.T) {
 		// "z" has no judge rating: counted for the humans, not as an item. Four items are
 		// fewer than MinItems: every verdict is "not enough data", whatever α says.
 		{"correct", NotEnoughData, 4, 4, 1, 1, 0, 1, true, ""},
-		{"style", NotEnoughData, 4, 4, 0, 0, 0, math.NaN(), true, NoVariation},
-		{"tone", NotEnoughData, 4, 4, 1, 1, 0, math.NaN(), false, NoVariation},
+		{"style", NotEnoughData, 4, 4, 0, 0, 0, math.NaN(), true, noVariation},
+		{"tone", NotEnoughData, 4, 4, 1, 1, 0, math.NaN(), false, noVariation},
 		// Interval α of units {2,1},{3,2},{4,3},{5,4}: 1 − 7·8/192 = 0.7083.
 		{"lenient", NotEnoughData, 4, 0, 0, 1, 1, 1 - 7.0*8/192, false, ""},
-		{"unjudged", NotEnoughData, 0, 0, math.NaN(), math.NaN(), math.NaN(), math.NaN(), false, NoPairs},
+		{"unjudged", NotEnoughData, 0, 0, math.NaN(), math.NaN(), math.NaN(), math.NaN(), false, noPairs},
 	}
 	for _, tt := range tests {
 		r := rows[tt.criterion]
@@ -143,9 +143,9 @@ func TestComputeThresholds(t *testing.T) {
 		th   Thresholds
 		want Verdict
 	}{
-		{Thresholds{Reliable: ci.Low - 0.01, Tentative: ci.Low - 0.1}, Trustworthy},
+		{Thresholds{Reliable: ci.Low - 0.01, Tentative: ci.Low - 0.1}, trustworthy},
 		{Thresholds{Reliable: ci.Low + 0.01, Tentative: ci.Low - 0.01}, Tentative},
-		{Thresholds{Reliable: 1, Tentative: ci.High + 0.01}, Disagrees},
+		{Thresholds{Reliable: 1, Tentative: ci.High + 0.01}, disagrees},
 		{Thresholds{Reliable: 1, Tentative: (ci.Low + ci.High) / 2}, NotEnoughData},
 	}
 	for _, tt := range tests {
@@ -169,8 +169,8 @@ func TestComputeHugeRatingsStayEncodable(t *testing.T) {
 		t.Fatalf("report does not encode: %v", err)
 	}
 	r := rep.Criteria[0]
-	if r.HumanAlpha.Interval.Undefined != Overflow || r.JudgeAlpha.Interval.Undefined != Overflow {
-		t.Fatalf("interval α: human %+v judge %+v, want undefined %q", r.HumanAlpha.Interval, r.JudgeAlpha.Interval, Overflow)
+	if r.HumanAlpha.Interval.Undefined != overflow || r.JudgeAlpha.Interval.Undefined != overflow {
+		t.Fatalf("interval α: human %+v judge %+v, want undefined %q", r.HumanAlpha.Interval, r.JudgeAlpha.Interval, overflow)
 	}
 	if r.Verdict != NotEnoughData {
 		t.Fatalf("verdict %q, want %q", r.Verdict, NotEnoughData)

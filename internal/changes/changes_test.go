@@ -66,7 +66,7 @@ func TestParseNameStatus(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := ParseNameStatus(strings.NewReader(tc.in))
+			got, err := parseNameStatus(strings.NewReader(tc.in))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want %q", err, tc.err)

@@ -39,7 +39,7 @@ func FromGitDiff(ctx context.Context, repoDir, base, head string) ([]string, err
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("git diff %s...%s: %w", base, head, err)
 	}
-	files, perr := ParseNameStatus(out)
+	files, perr := parseNameStatus(out)
 	if perr != nil {
 		// Drain so git is not blocked writing to a pipe nobody reads.
 		_, _ = io.Copy(io.Discard, out)
@@ -53,10 +53,10 @@ func FromGitDiff(ctx context.Context, repoDir, base, head string) ([]string, err
 	return files, nil
 }
 
-// ParseNameStatus lists the files in the output of git diff --name-status -z, each once, in
+// parseNameStatus lists the files in the output of git diff --name-status -z, each once, in
 // git's order: status, NUL, path, NUL; a rename or copy (R100, C75) carries the old path and
 // then the new one, and both are listed.
-func ParseNameStatus(r io.Reader) ([]string, error) {
+func parseNameStatus(r io.Reader) ([]string, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	sc.Split(splitNUL)

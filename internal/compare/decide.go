@@ -23,16 +23,16 @@ const (
 	// MethodStratifiedPermutation is the permutation test pooled over tests, relabelling
 	// within each test (scores).
 	MethodStratifiedPermutation = "stratified-permutation"
-	// MethodSequential is adaptive trials' calibrated sequential test (Fisher's one-sided
+	// methodSequential is adaptive trials' calibrated sequential test (Fisher's one-sided
 	// p-value after each head trial against a boundary; docs/adaptive-trials.md), decided
 	// while the head ran.
-	MethodSequential = "sequential-fisher"
+	methodSequential = "sequential-fisher"
 )
 
-// PooledWeight is the share of the family-wise level the pooled test starts with in the
+// pooledWeight is the share of the family-wise level the pooled test starts with in the
 // weighted Holm procedure; the tests share the rest equally. Once one side is rejected its
 // share passes to the others.
-const PooledWeight = 0.5
+const pooledWeight = 0.5
 
 // MaxTrials is the most trials per side NeedsTrials looks at (execution.trials' cap).
 const MaxTrials = 100
@@ -153,7 +153,7 @@ func (dc *decider) decided(d *TestDelta, tr *result.Trials, cr bool) bool {
 	if tr == nil || tr.PValue == nil || tr.Boundary == nil || tr.Level == nil || tr.BaseRan < 1 || tr.Ran < 1 {
 		return false
 	}
-	d.Method, d.BaseN, d.HeadN = MethodSequential, tr.BaseRan, tr.Ran
+	d.Method, d.BaseN, d.HeadN = methodSequential, tr.BaseRan, tr.Ran
 	p := *tr.PValue
 	d.P = &p
 	_, lo, hi := stats.Newcombe(float64(tr.BasePassed), float64(tr.BaseRan), float64(tr.Passed), float64(tr.Ran))
@@ -271,8 +271,8 @@ func (dc *decider) conclude(c *Comparison) {
 		} else {
 			c.Pooled.Method, c.Pooled.P = MethodStratifiedPermutation, stats.StratifiedPermutation(dc.strata, seed("pooled"))
 		}
-		ps, ws = append(ps, c.Pooled.P), append(ws, PooledWeight)
-		testW = 1 - PooledWeight
+		ps, ws = append(ps, c.Pooled.P), append(ws, pooledWeight)
+		testW = 1 - pooledWeight
 	}
 	for _, p := range dc.tests {
 		ps, ws = append(ps, p.pDown), append(ws, testW/float64(len(dc.tests)))

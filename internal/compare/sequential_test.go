@@ -32,13 +32,13 @@ func TestCompareKeepsSequentialDecisions(t *testing.T) {
 	)
 	c := Compare(base, head, Options{Alpha: 0.05})
 	down, same, fixed := c.Test("s", "down"), c.Test("s", "same"), c.Test("s", "fixed")
-	if down.Change != Regression || down.Method != MethodSequential || down.P == nil || *down.P != 0.0001 {
+	if down.Change != Regression || down.Method != methodSequential || down.P == nil || *down.P != 0.0001 {
 		t.Errorf("down: %s %s p=%v, want a sequential regression at p=0.0001", down.Change, down.Method, down.P)
 	}
 	if down.HeadN != 8 || down.BaseN != 10 || down.CILow == nil || *down.CILow >= *down.CIHigh {
 		t.Errorf("down: n %d/%d, interval %v..%v", down.BaseN, down.HeadN, down.CILow, down.CIHigh)
 	}
-	if same.Change != Unchanged || same.Method != MethodSequential {
+	if same.Change != Unchanged || same.Method != methodSequential {
 		t.Errorf("same: %s %s, want unchanged by the sequential test", same.Change, same.Method)
 	}
 	if fixed.Method != MethodBoschloo || fixed.Change != Unchanged {

@@ -21,10 +21,12 @@ type StoppedError struct {
 	Err error
 }
 
+// Error says why the run stopped.
 func (e *StoppedError) Error() string {
 	return fmt.Sprintf("stopped the run after %s/%s: %v; %d test(s) not run", e.Suite, e.Test, e.Err, e.NotRun)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *StoppedError) Unwrap() error { return e.Err }
 
 // abort remembers the first test that met an unreachable endpoint and then refuses to start

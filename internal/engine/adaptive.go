@@ -8,9 +8,9 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// DefaultRegressionAlpha is the family-wise level of adaptive trials' regression tests when
+// defaultRegressionAlpha is the family-wise level of adaptive trials' regression tests when
 // Config.RegressionAlpha is 0.
-const DefaultRegressionAlpha = 0.05
+const defaultRegressionAlpha = 0.05
 
 // BaseKey names a test across runs: its suite and its label (the id, "@target" in a matrix).
 type BaseKey struct{ Suite, Test string }
@@ -49,7 +49,7 @@ type adaptive struct {
 func newAdaptive(cfg Config, jobs []*job) *adaptive {
 	a := &adaptive{base: cfg.Baseline, alpha: cfg.RegressionAlpha}
 	if a.alpha <= 0 || a.alpha >= 1 {
-		a.alpha = DefaultRegressionAlpha
+		a.alpha = defaultRegressionAlpha
 	}
 	m := 0
 	for _, j := range jobs {

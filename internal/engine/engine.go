@@ -27,8 +27,8 @@ import (
 const (
 	DefaultWorkers = 4
 	DefaultTimeout = 10 * time.Minute
-	// DefaultHeartbeat is how often a run reports the tests still running.
-	DefaultHeartbeat = 30 * time.Second
+	// defaultHeartbeat is how often a run reports the tests still running.
+	defaultHeartbeat = 30 * time.Second
 )
 
 // Config says how to run suites and where their targets and graders come from.
@@ -43,7 +43,7 @@ type Config struct {
 	// Progress receives one line per finished test once the run has lasted a second, and a
 	// heartbeat naming the tests still running; nil = none.
 	Progress io.Writer
-	// Heartbeat is how often the heartbeat is written (0 = DefaultHeartbeat, < 0 = never).
+	// Heartbeat is how often the heartbeat is written (0 = defaultHeartbeat, < 0 = never).
 	Heartbeat time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
@@ -70,7 +70,7 @@ type Config struct {
 	// compared with the pass threshold instead.
 	Baseline map[BaseKey][]bool
 	// RegressionAlpha is the family-wise level of adaptive trials' regression tests, shared
-	// among the run's tests that have a base (Bonferroni); 0 = DefaultRegressionAlpha.
+	// among the run's tests that have a base (Bonferroni); 0 = defaultRegressionAlpha.
 	RegressionAlpha float64
 	// Context, Shard and Why label the run: where it happened, which shard of a matrix it is
 	// ("i/n"), and why each suite was selected, by path. The engine records them when it
@@ -260,7 +260,7 @@ func withDefaults(cfg Config) Config {
 		cfg.Now = time.Now
 	}
 	if cfg.Heartbeat == 0 {
-		cfg.Heartbeat = DefaultHeartbeat
+		cfg.Heartbeat = defaultHeartbeat
 	}
 	return cfg
 }

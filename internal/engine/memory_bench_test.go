@@ -73,7 +73,7 @@ func BenchmarkBigDiffs(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := reports.WriteAll(dir, run, reports.FilesOptions{}); err != nil {
+		if err := reports.NewReport(run, nil).WriteAll(dir, reports.FilesOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		runtime.KeepAlive(run)

@@ -13,15 +13,15 @@ import (
 // Checks API limits. Past them GitHub answers 422, e.g. "Only 65535 characters are allowed;
 // 250684 were supplied" for output text.
 const (
-	// MaxCheckText bounds a check run's output summary and text, each.
-	MaxCheckText = 65535
-	// MaxAnnotationsPerRequest is the most annotations one create or update may carry;
+	// maxCheckText bounds a check run's output summary and text, each.
+	maxCheckText = 65535
+	// maxAnnotationsPerRequest is the most annotations one create or update may carry;
 	// more are sent by further updates, which append.
-	MaxAnnotationsPerRequest = 50
-	// MaxAnnotationTitle bounds an annotation title.
-	MaxAnnotationTitle = 255
-	// MaxAnnotationMessage bounds an annotation message and raw details (64 KiB).
-	MaxAnnotationMessage = 64 * 1024
+	maxAnnotationsPerRequest = 50
+	// maxAnnotationTitle bounds an annotation title.
+	maxAnnotationTitle = 255
+	// maxAnnotationMessage bounds an annotation message and raw details (64 KiB).
+	maxAnnotationMessage = 64 * 1024
 )
 
 // Annotation marks a line of a file in the check run (and the PR's Files tab).
@@ -67,7 +67,7 @@ func (r *Repo) CreateCheckRun(ctx context.Context, o CheckRunOptions) (int64, st
 		Name:    o.Name,
 		HeadSHA: o.HeadSHA,
 		Status:  gh.String("in_progress"),
-		Output:  &gh.CheckRunOutput{Title: gh.String(c.clean(o.Title, MaxAnnotationTitle)), Summary: gh.String(c.clean(o.Summary, MaxCheckText))},
+		Output:  &gh.CheckRunOutput{Title: gh.String(c.clean(o.Title, maxAnnotationTitle)), Summary: gh.String(c.clean(o.Summary, maxCheckText))},
 	}
 	if o.DetailsURL != "" {
 		opts.DetailsURL = gh.String(o.DetailsURL)
@@ -85,15 +85,15 @@ func (r *Repo) CreateCheckRun(ctx context.Context, o CheckRunOptions) (int64, st
 	return run.GetID(), run.GetHTMLURL(), nil
 }
 
-// AddAnnotations appends out.Annotations to a check run, MaxAnnotationsPerRequest per
+// addAnnotations appends out.Annotations to a check run, maxAnnotationsPerRequest per
 // update, each repeating out's name, title and summary.
 //
 // Docs: https://docs.github.com/rest/checks/runs#update-a-check-run
-func (r *Repo) AddAnnotations(ctx context.Context, id int64, out CheckRunOutput) error {
+func (r *Repo) addAnnotations(ctx context.Context, id int64, out CheckRunOutput) error {
 	c := r.c
 	anns := out.Annotations
 	for len(anns) > 0 {
-		n := min(len(anns), MaxAnnotationsPerRequest)
+		n := min(len(anns), maxAnnotationsPerRequest)
 		batch := make([]*gh.CheckRunAnnotation, 0, n)
 		for _, a := range anns[:n] {
 			batch = append(batch, c.toGitHub(a))
@@ -103,8 +103,8 @@ func (r *Repo) AddAnnotations(ctx context.Context, id int64, out CheckRunOutput)
 			_, resp, err := c.gh.Checks.UpdateCheckRun(ctx, r.owner, r.name, id, gh.UpdateCheckRunOptions{
 				Name: out.Name,
 				Output: &gh.CheckRunOutput{
-					Title:       gh.String(c.clean(out.Title, MaxAnnotationTitle)),
-					Summary:     gh.String(c.clean(out.Summary, MaxCheckText)),
+					Title:       gh.String(c.clean(out.Title, maxAnnotationTitle)),
+					Summary:     gh.String(c.clean(out.Summary, maxCheckText)),
 					Annotations: batch,
 				},
 			})
@@ -118,18 +118,18 @@ func (r *Repo) AddAnnotations(ctx context.Context, id int64, out CheckRunOutput)
 }
 
 // CompleteCheckRun sets the conclusion and the final output in one request, which carries up
-// to MaxAnnotationsPerRequest of out.Annotations: the check run is completed before anything
-// else is sent. Annotations past that are appended afterwards (AddAnnotations), so pass at
-// most MaxAnnotationsPerRequest when the gate must not wait.
+// to maxAnnotationsPerRequest of out.Annotations: the check run is completed before anything
+// else is sent. Annotations past that are appended afterwards (addAnnotations), so pass at
+// most maxAnnotationsPerRequest when the gate must not wait.
 //
 // Docs: https://docs.github.com/rest/checks/runs#update-a-check-run
 func (r *Repo) CompleteCheckRun(ctx context.Context, id int64, o CheckRunOutput) error {
 	c := r.c
-	out := &gh.CheckRunOutput{Title: gh.String(c.clean(o.Title, MaxAnnotationTitle)), Summary: gh.String(c.clean(o.Summary, MaxCheckText))}
+	out := &gh.CheckRunOutput{Title: gh.String(c.clean(o.Title, maxAnnotationTitle)), Summary: gh.String(c.clean(o.Summary, maxCheckText))}
 	if o.Text != "" {
-		out.Text = gh.String(c.clean(o.Text, MaxCheckText))
+		out.Text = gh.String(c.clean(o.Text, maxCheckText))
 	}
-	first := o.Annotations[:min(len(o.Annotations), MaxAnnotationsPerRequest)]
+	first := o.Annotations[:min(len(o.Annotations), maxAnnotationsPerRequest)]
 	for _, a := range first {
 		out.Annotations = append(out.Annotations, c.toGitHub(a))
 	}
@@ -160,7 +160,7 @@ func (r *Repo) CompleteCheckRun(ctx context.Context, id int64, o CheckRunOutput)
 	}
 	rest := o
 	rest.Annotations = o.Annotations[len(first):]
-	return r.AddAnnotations(ctx, id, rest)
+	return r.addAnnotations(ctx, id, rest)
 }
 
 func (c *Client) toGitHub(a Annotation) *gh.CheckRunAnnotation {
@@ -173,13 +173,13 @@ func (c *Client) toGitHub(a Annotation) *gh.CheckRunAnnotation {
 		StartLine:       gh.Int(max(a.StartLine, 1)),
 		EndLine:         gh.Int(max(end, 1)),
 		AnnotationLevel: gh.String(a.Level),
-		Message:         gh.String(c.clean(a.Message, MaxAnnotationMessage)),
+		Message:         gh.String(c.clean(a.Message, maxAnnotationMessage)),
 	}
 	if a.Title != "" {
-		r.Title = gh.String(c.clean(a.Title, MaxAnnotationTitle))
+		r.Title = gh.String(c.clean(a.Title, maxAnnotationTitle))
 	}
 	if a.RawDetails != "" {
-		r.RawDetails = gh.String(c.clean(a.RawDetails, MaxAnnotationMessage))
+		r.RawDetails = gh.String(c.clean(a.RawDetails, maxAnnotationMessage))
 	}
 	return r
 }

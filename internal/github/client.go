@@ -18,9 +18,9 @@ import (
 	"github.com/evalgate/evalgate/internal/backoff"
 )
 
-// DefaultBotLogin is the account GITHUB_TOKEN writes as. Installation tokens cannot call
+// defaultBotLogin is the account GITHUB_TOKEN writes as. Installation tokens cannot call
 // GET /user, so the login is configured rather than discovered.
-const DefaultBotLogin = "github-actions[bot]"
+const defaultBotLogin = "github-actions[bot]"
 
 // Options tune a Client; zero values take the defaults.
 type Options struct {
@@ -74,7 +74,7 @@ func New(httpClient *http.Client, apiURL, token string, opts Options) (*Client, 
 		c.BaseURL = u
 	}
 	if opts.BotLogin == "" {
-		opts.BotLogin = DefaultBotLogin
+		opts.BotLogin = defaultBotLogin
 	}
 	if opts.WriteSpacing == 0 {
 		opts.WriteSpacing = time.Second

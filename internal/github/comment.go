@@ -10,10 +10,6 @@ import (
 	gh "github.com/google/go-github/v60/github"
 )
 
-// MaxCommentBytes is GitHub's limit on a comment body; beyond it the API answers
-// 422 "Body is too long (maximum is 65536 characters)". Budgeting bytes is the safe reading.
-const MaxCommentBytes = 65536
-
 // commentsPerPage is the API's largest page: fewer round trips on long PR threads.
 const commentsPerPage = 100
 

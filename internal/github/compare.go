@@ -6,9 +6,9 @@ import (
 	gh "github.com/google/go-github/v60/github"
 )
 
-// MaxCompareFiles is how many files the compare API lists at most; beyond it, evalgate falls
+// maxCompareFiles is how many files the compare API lists at most; beyond it, evalgate falls
 // back to git diff.
-const MaxCompareFiles = 300
+const maxCompareFiles = 300
 
 // CompareFiles lists the files head changes since base (the three-dot comparison base...head,
 // as a merge group's checks see it); truncated reports that GitHub's cap was reached and the
@@ -31,5 +31,5 @@ func (r *Repo) CompareFiles(ctx context.Context, base, head string) ([]ChangedFi
 	for _, f := range cmp.Files {
 		files = append(files, ChangedFile{Name: f.GetFilename(), PreviousName: f.GetPreviousFilename(), Status: f.GetStatus()})
 	}
-	return files, len(files) >= MaxCompareFiles, nil
+	return files, len(files) >= maxCompareFiles, nil
 }

@@ -196,10 +196,10 @@ func TestCheckRunAnnotationsInBatches(t *testing.T) {
 	if fmt.Sprint(cr.Batches) != "[50 50 20]" || len(cr.Annotations) != 120 {
 		t.Fatalf("batches %v, %d annotations", cr.Batches, len(cr.Annotations))
 	}
-	if cr.HeadSHA != "abc123" || cr.Conclusion != "failure" || cr.Status != "completed" || len(cr.Summary) != MaxCheckText {
+	if cr.HeadSHA != "abc123" || cr.Conclusion != "failure" || cr.Status != "completed" || len(cr.Summary) != maxCheckText {
 		t.Fatalf("check run: sha %s conclusion %s status %s summary %d", cr.HeadSHA, cr.Conclusion, cr.Status, len(cr.Summary))
 	}
-	if title, _ := cr.Annotations[0]["title"].(string); len(title) != MaxAnnotationTitle {
+	if title, _ := cr.Annotations[0]["title"].(string); len(title) != maxAnnotationTitle {
 		t.Fatalf("annotation title %d bytes", len(title))
 	}
 	if srv.MaxConcurrentWrites() > 1 {
@@ -249,7 +249,7 @@ func TestPullRequestFilesCap(t *testing.T) {
 	}
 	c, _ := newClient(t, srv)
 	files, truncated, err := c.Repo("acme", "agents").ListPullRequestFiles(context.Background(), 1)
-	if err != nil || !truncated || len(files) != MaxPullRequestFiles {
+	if err != nil || !truncated || len(files) != maxPullRequestFiles {
 		t.Fatalf("%d files truncated %v err %v", len(files), truncated, err)
 	}
 }
@@ -344,7 +344,7 @@ func TestCompareFiles(t *testing.T) {
 			srv.CompareFiles[0]["previous_filename"] = "old"
 			c, _ := newClient(t, srv)
 			files, truncated, err := c.Repo("acme", "agents").CompareFiles(context.Background(), "base1", "head2")
-			if err != nil || truncated != tt.truncated || len(files) != min(tt.files, MaxCompareFiles) || files[0].PreviousName != "old" {
+			if err != nil || truncated != tt.truncated || len(files) != min(tt.files, maxCompareFiles) || files[0].PreviousName != "old" {
 				t.Fatalf("%d files truncated %v err %v", len(files), truncated, err)
 			}
 			reqs := srv.Requests()

@@ -6,9 +6,9 @@ import (
 	gh "github.com/google/go-github/v60/github"
 )
 
-// MaxPullRequestFiles is how many files the PR files API lists at most; beyond it, evalgate
+// maxPullRequestFiles is how many files the PR files API lists at most; beyond it, evalgate
 // falls back to git diff.
-const MaxPullRequestFiles = 3000
+const maxPullRequestFiles = 3000
 
 // PullRequest is what evalgate needs of a pull request.
 type PullRequest struct {
@@ -70,7 +70,7 @@ func (r *Repo) ListPullRequestFiles(ctx context.Context, n int) ([]ChangedFile, 
 		for _, f := range page {
 			files = append(files, ChangedFile{Name: f.GetFilename(), PreviousName: f.GetPreviousFilename(), Status: f.GetStatus()})
 		}
-		if len(files) >= MaxPullRequestFiles {
+		if len(files) >= maxPullRequestFiles {
 			return files, true, nil
 		}
 		if resp == nil || resp.NextPage == 0 {

@@ -30,7 +30,7 @@ func TestScrubEverythingSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Repo("acme", "agents").AddAnnotations(ctx, id, CheckRunOutput{Name: "evalgate", Title: leak, Summary: leak, Annotations: []Annotation{{Path: "a.yaml", StartLine: 1, Level: "failure", Title: leak, Message: leak, RawDetails: leak}}}); err != nil {
+	if err := c.Repo("acme", "agents").addAnnotations(ctx, id, CheckRunOutput{Name: "evalgate", Title: leak, Summary: leak, Annotations: []Annotation{{Path: "a.yaml", StartLine: 1, Level: "failure", Title: leak, Message: leak, RawDetails: leak}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Repo("acme", "agents").CompleteCheckRun(ctx, id, CheckRunOutput{Name: "evalgate", Conclusion: "failure", Title: leak, Summary: leak, Text: leak, Annotations: []Annotation{{Path: "b.yaml", StartLine: 2, Level: "failure", Title: leak, Message: leak}}}); err != nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// DefaultCodeTimeout bounds a code grader run when its spec sets no timeout.
-const DefaultCodeTimeout = 60 * time.Second
+// defaultCodeTimeout bounds a code grader run when its spec sets no timeout.
+const defaultCodeTimeout = 60 * time.Second
 
 const (
 	// maxCodeOutput caps what is kept of a code grader's stdout and of its stderr.
@@ -90,7 +90,7 @@ func codeTimeout(spec *suite.Grader) (time.Duration, error) {
 			return time.Duration(ms * float64(time.Millisecond)), nil
 		}
 	}
-	return DefaultCodeTimeout, nil
+	return defaultCodeTimeout, nil
 }
 
 func (g code) Grade(ctx context.Context, in *Input) *result.GraderResult {

@@ -331,7 +331,7 @@ func TestCodeTimeoutConfig(t *testing.T) {
 		want           time.Duration
 		err            string
 	}{
-		{nil, nil, DefaultCodeTimeout, ""},
+		{nil, nil, defaultCodeTimeout, ""},
 		{map[string]any{"timeout_seconds": 5}, map[string]any{"timeout_ms": 1}, 5 * time.Second, ""},
 		{nil, map[string]any{"timeout_seconds": 1.5}, 1500 * time.Millisecond, ""},
 		{nil, map[string]any{"timeout_ms": 250}, 250 * time.Millisecond, ""},

@@ -89,7 +89,7 @@ func (g *composite) byScript(ctx context.Context, r *result.GraderResult, in *In
 	stdin, err := json.MarshalIndent(map[string]any{"results": memberResults(r.Members)}, "", "  ")
 	var run *codeRun
 	if err == nil {
-		run, err = runScript(ctx, "code aggregator", []string{"sh", "-c", g.script}, suiteDir(in), stdin, DefaultCodeTimeout, workspaceOf(in), g.deps.Scripts, in.User)
+		run, err = runScript(ctx, "code aggregator", []string{"sh", "-c", g.script}, suiteDir(in), stdin, defaultCodeTimeout, workspaceOf(in), g.deps.Scripts, in.User)
 	}
 	if err != nil {
 		r.Verdict, r.Error, r.Err = result.Error, err.Error(), err

@@ -71,7 +71,7 @@ func TestCustomAssertionWithNode(t *testing.T) {
 		t.Run(tt.grader+"/"+tt.answer, func(t *testing.T) {
 			t.Parallel()
 			spec := graderNamed(t, s, tt.grader)
-			g := custom{spec: spec, timeout: DefaultCodeTimeout, lookPath: withoutBun}
+			g := custom{spec: spec, timeout: defaultCodeTimeout, lookPath: withoutBun}
 			r := g.Grade(context.Background(), &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: tt.answer}, Thresholds: result.DefaultThresholds})
 			wantResult(t, r, tt.score, tt.verdict)
 			if r.Name != tt.grader || r.Type != tt.grader {
@@ -96,7 +96,7 @@ func TestCustomAssertionStdin(t *testing.T) {
 	needNode(t)
 	s := loadNodeSuite(t)
 	spec := graderNamed(t, s, "echo")
-	g := custom{spec: spec, timeout: DefaultCodeTimeout, lookPath: withoutBun}
+	g := custom{spec: spec, timeout: defaultCodeTimeout, lookPath: withoutBun}
 	r := g.Grade(context.Background(), &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: "Hello"}})
 	if r.Verdict != result.Pass || r.Weight != 2 {
 		t.Fatalf("verdict %s weight %v (error %q)", r.Verdict, r.Weight, r.Error)
@@ -180,10 +180,10 @@ func TestAgentVCustomAssertionExample(t *testing.T) {
 		if spec.Type != "word-count" || filepath.Base(spec.Custom) != "word-count.ts" {
 			t.Fatalf("%s: last grader %s (%s), want the word-count assertion", test.ID, spec.Type, spec.Custom)
 		}
-		if err := Validate(spec); err != nil {
+		if err := validate(spec); err != nil {
 			t.Errorf("%s: Validate: %v", test.ID, err)
 		}
-		g := custom{spec: spec, timeout: DefaultCodeTimeout, lookPath: withoutBun}
+		g := custom{spec: spec, timeout: defaultCodeTimeout, lookPath: withoutBun}
 		r := g.Grade(context.Background(), &Input{Suite: s, Test: test, Output: &result.Output{Answer: "Hello! I'm an AI assistant."}})
 		if r.Verdict != result.Error || !strings.Contains(r.Error, "custom assertion word-count needs bun (not found on PATH)") {
 			t.Errorf("%s: verdict %s error %q, want the needs-bun error", test.ID, r.Verdict, r.Error)
@@ -196,7 +196,7 @@ func TestCustomAssertionTimeout(t *testing.T) {
 	spec := &suite.Grader{Name: "a", Type: "a", Custom: "/p/.agentv/assertions/a.mjs", Config: map[string]any{"timeout_seconds": -1},
 		Pos: suite.Pos{File: "evals/x.eval.yaml", Line: 3}}
 	var ce *ConfigError
-	if err := Validate(spec); !errors.As(err, &ce) || !strings.Contains(err.Error(), "timeout_seconds must be positive") {
+	if err := validate(spec); !errors.As(err, &ce) || !strings.Contains(err.Error(), "timeout_seconds must be positive") {
 		t.Errorf("Validate = %v, want a config error for the timeout", err)
 	}
 }

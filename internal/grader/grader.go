@@ -54,10 +54,12 @@ type ConfigError struct {
 	Err    error
 }
 
+// Error names the configuration problem.
 func (e *ConfigError) Error() string {
 	return fmt.Sprintf("grader %s (%s): %v", e.Grader, e.Pos, e.Err)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // constructor builds a grader for one spec type.
@@ -119,13 +121,13 @@ func New(spec *suite.Grader, deps Deps) (Grader, error) {
 	return g, nil
 }
 
-// Validate checks a grader's own settings without running it: no judge is resolved, no
+// validate checks a grader's own settings without running it: no judge is resolved, no
 // process started, no file read. A nil error means nothing in the spec makes the grader fail
 // at run time for a configuration reason; the judge target a judge grader uses (its Target,
 // or the test's default judge) is the caller's to check. Errors are *ConfigError.
-func Validate(spec *suite.Grader) error {
+func validate(spec *suite.Grader) error {
 	_, err := New(spec, Deps{Judge: func(string) (*judge.Judge, error) {
-		return nil, errors.New("Validate resolves no judge")
+		return nil, errors.New("validate resolves no judge")
 	}, validate: true})
 	return err
 }

@@ -137,7 +137,7 @@ func runPreprocessor(ctx context.Context, in *Input, p *suite.Preprocessor, path
 	if err != nil {
 		return "", err
 	}
-	run, err := runScript(ctx, "preprocessor "+p.Type, p.Command, suiteDir(in), stdin, DefaultCodeTimeout, workspaceOf(in), scripts, in.User)
+	run, err := runScript(ctx, "preprocessor "+p.Type, p.Command, suiteDir(in), stdin, defaultCodeTimeout, workspaceOf(in), scripts, in.User)
 	if err != nil {
 		return "", err
 	}

@@ -126,7 +126,7 @@ func TestPristineKeepsTheWorkingDirectory(t *testing.T) {
 	if want := filepath.Join(copyDir, "evals", "graders", "check.sh"); argv[1] != want {
 		t.Errorf("argv %v, want the script at %s", argv, want)
 	}
-	run, err := runScript(context.Background(), "code grader", g.Command, s.Dir, nil, DefaultCodeTimeout, "", p, nil)
+	run, err := runScript(context.Background(), "code grader", g.Command, s.Dir, nil, defaultCodeTimeout, "", p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

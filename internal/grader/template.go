@@ -43,7 +43,7 @@ func renderPrompt(ctx context.Context, spec *suite.Grader, in *Input, scripts *P
 	if err != nil {
 		return "", fmt.Errorf("prompt template: build stdin: %w", err)
 	}
-	run, err := runScript(ctx, "prompt template", argv, filepath.Dir(argv[len(argv)-1]), stdin, DefaultCodeTimeout, workspaceOf(in), scripts, in.User)
+	run, err := runScript(ctx, "prompt template", argv, filepath.Dir(argv[len(argv)-1]), stdin, defaultCodeTimeout, workspaceOf(in), scripts, in.User)
 	if err != nil {
 		return "", err
 	}

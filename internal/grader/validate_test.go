@@ -44,7 +44,7 @@ func TestValidate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			err := Validate(tt.spec)
+			err := validate(tt.spec)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("Validate: %v", err)
@@ -70,7 +70,7 @@ func TestValidateAgreesWithRun(t *testing.T) {
 		{Name: "all", Type: "composite", Members: []*suite.Grader{spec("vibes", nil)}},
 	}
 	for _, s := range refused {
-		if Validate(s) == nil {
+		if validate(s) == nil {
 			t.Errorf("%s: Validate accepted it", s.Type)
 		}
 		g, err := New(s, deps)
@@ -82,7 +82,7 @@ func TestValidateAgreesWithRun(t *testing.T) {
 		}
 	}
 	accepted := spec("execution-metrics", map[string]any{"maxToolCalls": 3, "max_tokens": 100})
-	if err := Validate(accepted); err != nil {
+	if err := validate(accepted); err != nil {
 		t.Fatal(err)
 	}
 	r := gradeIn(t, accepted, &Input{Output: &result.Output{Usage: result.Usage{InputTokens: 10}}})

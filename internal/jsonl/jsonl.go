@@ -9,15 +9,15 @@ import (
 	"fmt"
 )
 
-// MaxLine is the longest row read: recorded outputs carry whole diffs and transcripts.
-const MaxLine = 64 << 20
+// maxLine is the longest row read: recorded outputs carry whole diffs and transcripts.
+const maxLine = 64 << 20
 
 // Each decodes every non-blank line of data into a new T and passes it to fn with its 1-based
 // line number. A line that is not valid JSON, or an error from fn, stops the read with an
 // error naming path:line.
 func Each[T any](data []byte, path string, fn func(line int, row *T) error) error {
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	for line := 1; sc.Scan(); line++ {
 		text := bytes.TrimSpace(sc.Bytes())
 		if len(text) == 0 {

@@ -23,7 +23,7 @@ Reply with one JSON object and nothing else, matching this schema:
 // repaired like a freeform grader's. Failures are data: Verdict error with Error set.
 func (j *Judge) Aggregate(ctx context.Context, g *suite.Grader, user string, tag llm.Tag, th result.Thresholds) *result.GraderResult {
 	start := time.Now()
-	s := &session{j: j, g: g, tag: tag, prompt: Prompt{
+	s := &session{j: j, g: g, tag: tag, prompt: prompt{
 		System: aggregatorSystem + freeformSchema,
 		User:   user,
 		Schema: jsonSchema(g, suite.ModeFreeform),

@@ -9,9 +9,9 @@ import (
 	"github.com/evalgate/evalgate/internal/safetext"
 )
 
-// AnswerBudget is how much of an answer the judge sees (bytes): a runaway agent must not turn
+// answerBudget is how much of an answer the judge sees (bytes): a runaway agent must not turn
 // one grading call into a context-length error or a large bill.
-const AnswerBudget = 64 * 1024
+const answerBudget = 64 * 1024
 
 // budgetText keeps the head of s within budget bytes (on a UTF-8 boundary) with a note of what
 // was left out.
@@ -23,16 +23,16 @@ func budgetText(s string, budget int) string {
 	return head + fmt.Sprintf("\n[… %d more bytes of the answer left out]", len(s)-len(head))
 }
 
-// DefaultDiffBudget is how much of a workspace diff the judge sees by default (bytes).
-const DefaultDiffBudget = 48 * 1024
+// defaultDiffBudget is how much of a workspace diff the judge sees by default (bytes).
+const defaultDiffBudget = 48 * 1024
 
-// BudgetDiff fits a unified diff into about budget bytes. A diff that fits is shown as it
+// budgetDiff fits a unified diff into about budget bytes. A diff that fits is shown as it
 // is. A larger one is shared fairly across its files rather than filled in file order, so a
 // change whose first files are generated still shows the source the rubric is about: source
 // files get the budget first, generated, vendored and lock files what is left, and binary
 // files one line. A note names every file shown in part or left out, so the judge knows the
 // diff is partial and where.
-func BudgetDiff(d string, budget int) string {
+func budgetDiff(d string, budget int) string {
 	if d == "" {
 		return ""
 	}

@@ -106,7 +106,7 @@ func TestBudgetDiff(t *testing.T) {
 				parts[f.name] = p[strings.Index(p, "@@"):]
 				d.WriteString(p)
 			}
-			out := BudgetDiff(d.String(), tc.budget)
+			out := budgetDiff(d.String(), tc.budget)
 			if len(out) > tc.budget {
 				t.Errorf("output %d bytes, budget %d", len(out), tc.budget)
 			}
@@ -133,7 +133,7 @@ func TestBudgetDiff(t *testing.T) {
 func TestBudgetDiffShareIsEven(t *testing.T) {
 	t.Parallel()
 	d := fileDiff("src/a.go", 300, 40, "") + fileDiff("src/b.go", 600, 40, "") + fileDiff("src/c.go", 5, 40, "")
-	out := BudgetDiff(d, 16*1024)
+	out := budgetDiff(d, 16*1024)
 	a := strings.Index(out, "+++ b/src/a.go")
 	b := strings.Index(out, "+++ b/src/b.go")
 	c := strings.Index(out, "diff --git a/src/c.go")
@@ -164,7 +164,7 @@ func TestBudgetDiffNotes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			out := BudgetDiff(tc.diff, tc.budget)
+			out := budgetDiff(tc.diff, tc.budget)
 			for _, w := range tc.want {
 				if !strings.Contains(out, w) {
 					t.Errorf("lacks %q", w)
@@ -268,7 +268,7 @@ func TestBudgetDiffPlainUnifiedDiff(t *testing.T) {
 			fmt.Fprintf(&d, "+%s line %d %s\n", name, i, strings.Repeat("x", 30))
 		}
 	}
-	out := BudgetDiff(d.String(), 12*1024)
+	out := budgetDiff(d.String(), 12*1024)
 	if !strings.Contains(out, "+++ src/a.c") || strings.Contains(out, "+++ gen/api.pb.go") || !strings.Contains(out, "gen/api.pb.go (generated)") {
 		t.Fatalf("output:\n%s", out)
 	}
@@ -312,9 +312,9 @@ func bigChange() string {
 func TestBudgetDiffBigChangeShowsSource(t *testing.T) {
 	t.Parallel()
 	d := bigChange()
-	out := BudgetDiff(d, DefaultDiffBudget)
-	if len(d) < 4<<20 || len(out) > DefaultDiffBudget {
-		t.Fatalf("diff %d bytes, judge sees %d of a %d budget", len(d), len(out), DefaultDiffBudget)
+	out := budgetDiff(d, defaultDiffBudget)
+	if len(d) < 4<<20 || len(out) > defaultDiffBudget {
+		t.Fatalf("diff %d bytes, judge sees %d of a %d budget", len(d), len(out), defaultDiffBudget)
 	}
 	if strings.Contains(out, "+++ b/api/") || strings.Contains(out, "+++ b/dist/") {
 		t.Error("a generated file was shown while source files were left out")
@@ -344,8 +344,8 @@ func viaGoDiff(d string, budget int) string {
 func TestSplitGitAgreesWithGoDiff(t *testing.T) {
 	t.Parallel()
 	d := bigChange() + "diff --git a/.gitattributes b/.gitattributes\n--- a/.gitattributes\n+++ b/.gitattributes\n@@ -1,1 +1,2 @@\n src/mod1*.go linguist-generated\n+src/mod2*.go linguist-vendored\n"
-	for _, budget := range []int{4 * 1024, DefaultDiffBudget, 1 << 20} {
-		if got, want := BudgetDiff(d, budget), viaGoDiff(d, budget); got != want {
+	for _, budget := range []int{4 * 1024, defaultDiffBudget, 1 << 20} {
+		if got, want := budgetDiff(d, budget), viaGoDiff(d, budget); got != want {
 			t.Fatalf("budget %d: splitting and go-diff disagree (%d and %d bytes)", budget, len(got), len(want))
 		}
 	}
@@ -358,12 +358,12 @@ func BenchmarkBudgetDiff(b *testing.B) {
 	for _, impl := range []struct {
 		name string
 		fn   func(string, int) string
-	}{{"git-split", BudgetDiff}, {"go-diff", viaGoDiff}} {
+	}{{"git-split", budgetDiff}, {"go-diff", viaGoDiff}} {
 		b.Run(impl.name, func(b *testing.B) {
 			b.SetBytes(int64(len(d)))
 			b.ReportAllocs()
 			for b.Loop() {
-				impl.fn(d, DefaultDiffBudget)
+				impl.fn(d, defaultDiffBudget)
 			}
 		})
 	}
@@ -380,5 +380,5 @@ func TestBudgetDiffGolden(t *testing.T) {
 		fileDiff("src/parser.py", 90, 30, "") +
 		fileDiff("src/tokens.py", 60, 30, "") +
 		fileDiff("tests/test_calc.py", 8, 20, "")
-	golden(t, "budget", BudgetDiff(d, 6*1024))
+	golden(t, "budget", budgetDiff(d, 6*1024))
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// DefaultMaxAttempts is how many times the judge is asked before a criterion becomes an error.
-const DefaultMaxAttempts = 3
+// defaultMaxAttempts is how many times the judge is asked before a criterion becomes an error.
+const defaultMaxAttempts = 3
 
 // Input is what the judge sees of one test.
 type Input struct {
@@ -40,7 +40,7 @@ type Judge struct {
 	Samples int
 	// MaxAttempts bounds re-asks for unparseable or incomplete replies, 0 = 3.
 	MaxAttempts int
-	// DiffBudget caps the file_changes section in bytes, 0 = DefaultDiffBudget.
+	// DiffBudget caps the file_changes section in bytes, 0 = defaultDiffBudget.
 	DiffBudget int
 }
 
@@ -48,7 +48,7 @@ type Judge struct {
 // the returned result has Verdict error and Error set; it never returns nil.
 func (j *Judge) Grade(ctx context.Context, g *suite.Grader, in *Input, th result.Thresholds) *result.GraderResult {
 	start := time.Now()
-	p := j.BuildPrompt(g, in, th)
+	p := j.buildPrompt(g, in, th)
 	s := &session{j: j, g: g, prompt: p, tag: in.Tag}
 	var r *result.GraderResult
 	if g.RubricMode() == suite.ModeFreeform {
@@ -67,7 +67,7 @@ func (j *Judge) Grade(ctx context.Context, g *suite.Grader, in *Input, th result
 type session struct {
 	j      *Judge
 	g      *suite.Grader
-	prompt Prompt
+	prompt prompt
 	tag    llm.Tag
 	usage  result.Usage
 }
@@ -87,7 +87,7 @@ func (s *session) attempts() int {
 	if s.j.MaxAttempts > 0 {
 		return s.j.MaxAttempts
 	}
-	return DefaultMaxAttempts
+	return defaultMaxAttempts
 }
 
 func (s *session) samples() int {

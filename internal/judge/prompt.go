@@ -50,18 +50,18 @@ const operatorGuidance = `Operators:
 - contradiction: satisfied unless the answer claims something incompatible with the outcome.
   The answer need not mention the outcome at all.`
 
-// Prompt is one judge request's text.
-type Prompt struct {
+// prompt is one judge request's text.
+type prompt struct {
 	System string
 	User   string
 	Schema *llm.Schema
 }
 
-// BuildPrompt renders the judge prompt for a grader in its rubric mode.
-func (j *Judge) BuildPrompt(g *suite.Grader, in *Input, th result.Thresholds) Prompt {
+// buildPrompt renders the judge prompt for a grader in its rubric mode.
+func (j *Judge) buildPrompt(g *suite.Grader, in *Input, th result.Thresholds) prompt {
 	mode := g.RubricMode()
 	if g.Prompt != "" && g.PromptIsTemplate {
-		return Prompt{System: systemPreamble + schemaFor(g, mode), User: substitute(g.Prompt, g, in, j.diffBudget()), Schema: jsonSchema(g, mode)}
+		return prompt{System: systemPreamble + schemaFor(g, mode), User: substitute(g.Prompt, g, in, j.diffBudget()), Schema: jsonSchema(g, mode)}
 	}
 	var b strings.Builder
 	switch mode {
@@ -83,9 +83,9 @@ func (j *Judge) BuildPrompt(g *suite.Grader, in *Input, th result.Thresholds) Pr
 	if in.Reference != "" {
 		section(&b, "reference_answer", in.Reference)
 	}
-	section(&b, "answer", budgetText(in.Answer, AnswerBudget))
+	section(&b, "answer", budgetText(in.Answer, answerBudget))
 	if in.FileChanges != "" {
-		section(&b, "file_changes", BudgetDiff(in.FileChanges, j.diffBudget()))
+		section(&b, "file_changes", budgetDiff(in.FileChanges, j.diffBudget()))
 	}
 	if len(in.ToolCalls) > 0 {
 		section(&b, "tool_calls", toolCallLines(in.ToolCalls))
@@ -97,7 +97,7 @@ func (j *Judge) BuildPrompt(g *suite.Grader, in *Input, th result.Thresholds) Pr
 			b.WriteString(operatorGuidance + "\n\n")
 		}
 		for _, c := range g.Criteria {
-			b.WriteString(ChecklistLine(c) + "\n")
+			b.WriteString(checklistLine(c) + "\n")
 		}
 		b.WriteString("\nReturn one check per criterion id, with brief reasoning.\n")
 	case suite.ModeRange:
@@ -113,7 +113,7 @@ func (j *Judge) BuildPrompt(g *suite.Grader, in *Input, th result.Thresholds) Pr
 		b.WriteString("\n[[ ## scoring_criteria ## ]]\n")
 		b.WriteString(likertBlock(g.Likert))
 	}
-	return Prompt{System: systemPreamble + schemaFor(g, mode), User: b.String(), Schema: jsonSchema(g, mode)}
+	return prompt{System: systemPreamble + schemaFor(g, mode), User: b.String(), Schema: jsonSchema(g, mode)}
 }
 
 // section writes one [[ ## name ## ]] block with its content fenced as data. The fence is
@@ -136,8 +136,8 @@ func longestRun(s string, r byte) int {
 	return best
 }
 
-// ChecklistLine renders a criterion as AgentV does: - [id] (REQUIRED) (weight: 2) (operator: x): outcome.
-func ChecklistLine(c *suite.Criterion) string {
+// checklistLine renders a criterion as AgentV does: - [id] (REQUIRED) (weight: 2) (operator: x): outcome.
+func checklistLine(c *suite.Criterion) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "- [%s]", c.ID)
 	if c.Required {
@@ -283,7 +283,7 @@ func substitute(tmpl string, g *suite.Grader, in *Input, budget int) string {
 		case "input", "question":
 			return in.Question
 		case "output", "answer":
-			return budgetText(in.Answer, AnswerBudget)
+			return budgetText(in.Answer, answerBudget)
 		case "expected_output", "reference_answer":
 			return in.Reference
 		case "criteria":
@@ -291,11 +291,11 @@ func substitute(tmpl string, g *suite.Grader, in *Input, budget int) string {
 		case "rubrics":
 			var lines []string
 			for _, c := range g.Criteria {
-				lines = append(lines, ChecklistLine(c))
+				lines = append(lines, checklistLine(c))
 			}
 			return strings.Join(lines, "\n")
 		case "file_changes":
-			return BudgetDiff(in.FileChanges, budget)
+			return budgetDiff(in.FileChanges, budget)
 		case "tool_calls":
 			return toolCallLines(in.ToolCalls)
 		}
@@ -307,5 +307,5 @@ func (j *Judge) diffBudget() int {
 	if j.DiffBudget > 0 {
 		return j.DiffBudget
 	}
-	return DefaultDiffBudget
+	return defaultDiffBudget
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/evalgate/evalgate/internal/toolcall"
 )
 
-// ToolCallLine summarises a tool call in one line: "- Tool: key argument".
-func ToolCallLine(tc result.ToolCall) string {
+// toolCallLine summarises a tool call in one line: "- Tool: key argument".
+func toolCallLine(tc result.ToolCall) string {
 	if arg := toolcall.KeyArgument(tc); arg != "" {
 		return fmt.Sprintf("- %s: %s", tc.Tool, arg)
 	}
@@ -19,7 +19,7 @@ func ToolCallLine(tc result.ToolCall) string {
 func toolCallLines(calls []result.ToolCall) string {
 	lines := make([]string, len(calls))
 	for i, tc := range calls {
-		lines[i] = ToolCallLine(tc)
+		lines[i] = toolCallLine(tc)
 	}
 	return strings.Join(lines, "\n")
 }

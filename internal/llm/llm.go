@@ -102,6 +102,7 @@ type StatusError struct {
 	RetryAfter time.Duration
 }
 
+// Error names the status and the vendor's message.
 func (e *StatusError) Error() string {
 	return fmt.Sprintf("%s %s: HTTP %d after %d attempt(s): %s", e.Provider, e.Model, e.Status, max(e.Attempts, 1), e.Message)
 }

@@ -23,11 +23,13 @@ type UnreachableError struct {
 	Err      error
 }
 
+// Error says the endpoint could not be reached, and why.
 func (e *UnreachableError) Error() string {
 	return fmt.Sprintf("%s %s: cannot reach %s: %s (after %d attempt(s); is the server running and base_url right?)",
 		e.Provider, e.Model, e.Host, e.Reason, max(e.Attempts, 1))
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
 // Unreachable says whether err means the endpoint cannot be reached at all, and names the

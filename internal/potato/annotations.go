@@ -42,12 +42,12 @@ type Rubric struct {
 	Scales map[string]calibrate.Scale
 }
 
-// ReadAnnotations reads a Potato annotation file: JSON Lines, one JSON array of objects, or
+// readAnnotations reads a Potato annotation file: JSON Lines, one JSON array of objects, or
 // one (pretty-printed) object. Rows without criteria_ratings (other schemes' output, Potato's
 // own state files) are skipped; a rubric row without trace_id or annotator is an error naming
 // the line. Rubric objects are found at the top level of a row or one level down (under
 // label_annotations, say); the ids fall back to instance_id/id and user_id.
-func ReadAnnotations(data []byte, path string) ([]*Annotation, error) {
+func readAnnotations(data []byte, path string) ([]*Annotation, error) {
 	var out []*Annotation
 	add := func(line int, row *map[string]json.RawMessage) error {
 		a, err := parseAnnotation(*row)
@@ -193,9 +193,9 @@ func number(raw json.RawMessage) (float64, bool, error) {
 	return 0, false, fmt.Errorf("rating %s is not a number", raw)
 }
 
-// WeightedScore is Potato's weighted_score, Σ rating·weight / Σ weight over the rated criteria;
+// weightedScore is Potato's weighted_score, Σ rating·weight / Σ weight over the rated criteria;
 // false when no rated criterion has weight.
-func WeightedScore(ratings, weights map[string]float64) (float64, bool) {
+func weightedScore(ratings, weights map[string]float64) (float64, bool) {
 	cs := make([]string, 0, len(weights))
 	for c := range weights {
 		cs = append(cs, c)

@@ -7,15 +7,15 @@
 // A criterion is named by its id; when two graders of one test share an id, both are named
 // "grader.id", so the exported config, the annotations and the judge's ratings line up.
 //
-// The layout follows Potato's own code at PotatoCommit: config_module.py's required keys,
+// The layout follows Potato's own code at potatoCommit: config_module.py's required keys,
 // the rubric_eval schema (scale_points, scale_labels, criteria, show_overall) and the
 // coding_trace display (turns holding tool_calls).
 package potato
 
-// PotatoCommit is the davidjurgens/potato commit whose config validator, instance loader,
+// potatoCommit is the davidjurgens/potato commit whose config validator, instance loader,
 // rubric_eval layout, user-state code and export loader the exported projects were checked
 // against (cmd/evalgate/testdata/potato/generate.py).
-const PotatoCommit = "f5ed5d481516ad01cb1ec8041ce64b71db19d15f"
+const potatoCommit = "f5ed5d481516ad01cb1ec8041ce64b71db19d15f"
 
 // Config is a Potato annotation project (config.yaml), the subset evalgate writes.
 type Config struct {

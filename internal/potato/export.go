@@ -35,7 +35,7 @@ type Project struct {
 // Files and directories of a project directory.
 const (
 	DataFile  = "data/traces.jsonl"
-	OutputDir = "annotation_output/"
+	outputDir = "annotation_output/"
 	MapFile   = "evalgate.json"
 )
 
@@ -55,7 +55,7 @@ func Export(run *result.Run, spec SpecFunc) []*Project {
 			if n := perSuite[tr.suite.Name]; n > 1 {
 				name = fmt.Sprintf("%s-%d", name, n)
 			}
-			p = &Project{Name: name, Config: config(tr.suite.Name, ss), Map: &Map{Potato: PotatoCommit, Suite: tr.suite.Name, Schemes: maps}}
+			p = &Project{Name: name, Config: config(tr.suite.Name, ss), Map: &Map{Potato: potatoCommit, Suite: tr.suite.Name, Schemes: maps}}
 			bySig[key] = p
 			out = append(out, p)
 		}
@@ -72,7 +72,7 @@ func config(suiteName string, ss []*Scheme) *Config {
 		TaskDir:                ".",
 		DataFiles:              []string{DataFile},
 		ItemProperties:         ItemProperties{IDKey: "trace_id", TextKey: "task"},
-		OutputAnnotationDir:    strings.TrimSuffix(OutputDir, "/"),
+		OutputAnnotationDir:    strings.TrimSuffix(outputDir, "/"),
 		OutputAnnotationFormat: "json",
 		InstanceDisplay: InstanceDisplay{Fields: []*DisplayField{
 			{Key: "task", Type: "text", Label: "Task"},
@@ -116,7 +116,7 @@ func schemes(tr *trace, spec SpecFunc) ([]*Scheme, map[string]*SchemeMap) {
 			m.Criteria[n] = n
 			if suite.Mode(g.Mode) == suite.ModeLikert {
 				if m.Weights == nil {
-					m.Weights, m.Weighted = map[string]float64{}, tr.names[g][WeightedKey]
+					m.Weights, m.Weighted = map[string]float64{}, tr.names[g][weightedKey]
 				}
 				m.Weights[n] = c.Weight
 			}
@@ -124,7 +124,7 @@ func schemes(tr *trace, spec SpecFunc) ([]*Scheme, map[string]*SchemeMap) {
 		if suite.Mode(g.Mode) == suite.ModeLikert && overall(g, sg) {
 			// Potato names its overall row "overall" in every scheme.
 			s.ShowOverall = true
-			m.Overall = tr.names[g][OverallKey]
+			m.Overall = tr.names[g][overallKey]
 		}
 		out = append(out, s)
 		maps[name] = m
@@ -265,7 +265,7 @@ func overall(g *result.GraderResult, sg *suite.Grader) bool {
 	if sg != nil && sg.Likert != nil && sg.Likert.Overall != nil {
 		return true
 	}
-	_, ok := detailNumber(g, OverallKey)
+	_, ok := detailNumber(g, overallKey)
 	return ok
 }
 
@@ -316,7 +316,7 @@ func slug(s string) string {
 func Write(dir string, ps []*Project) error {
 	for _, p := range ps {
 		root := filepath.Join(dir, p.Name)
-		if err := os.MkdirAll(filepath.Join(root, filepath.FromSlash(OutputDir)), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(root, filepath.FromSlash(outputDir)), 0o755); err != nil {
 			return fmt.Errorf("write potato project %s: %w", p.Name, err)
 		}
 		var cfg bytes.Buffer

@@ -31,7 +31,7 @@ func Pair(run *result.Run, anns []*Annotation) calibrate.Input {
 					add(c.ID, v)
 				}
 			}
-			for _, k := range []string{OverallKey, WeightedKey} {
+			for _, k := range []string{overallKey, weightedKey} {
 				if v, ok := detailNumber(g, k); ok {
 					add(k, v)
 				}
@@ -48,9 +48,9 @@ func Pair(run *result.Run, anns []*Annotation) calibrate.Input {
 				human(c, v)
 			}
 			g := likertFor(tr, r.Key)
-			overall, weighted := OverallKey, WeightedKey
+			overall, weighted := overallKey, weightedKey
 			if g != nil {
-				overall, weighted = tr.names[g][OverallKey], tr.names[g][WeightedKey]
+				overall, weighted = tr.names[g][overallKey], tr.names[g][weightedKey]
 			}
 			if r.OverallName != "" {
 				overall = r.OverallName
@@ -71,7 +71,7 @@ func Pair(run *result.Run, anns []*Annotation) calibrate.Input {
 			case r.Weighted != nil:
 				human(weighted, *r.Weighted)
 			case g != nil:
-				if w, ok := WeightedScore(r.Ratings, weights(tr, g)); ok {
+				if w, ok := weightedScore(r.Ratings, weights(tr, g)); ok {
 					human(weighted, w)
 				}
 			}

@@ -113,7 +113,7 @@ func TestExportGolden(t *testing.T) {
 			got.WriteString("=== " + p.Name + "/" + f + "\n")
 			got.Write(b)
 		}
-		if _, err := os.Stat(filepath.Join(dir, p.Name, OutputDir)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, p.Name, outputDir)); err != nil {
 			t.Errorf("no output directory for Potato: %v", err)
 		}
 	}
@@ -224,7 +224,7 @@ const seed = `{
 
 func TestSeedWeightedScore(t *testing.T) {
 	t.Parallel()
-	anns, err := ReadAnnotations([]byte("["+seed+"]"), "seed.json")
+	anns, err := readAnnotations([]byte("["+seed+"]"), "seed.json")
 	if err != nil || len(anns) != 1 {
 		t.Fatalf("%v %v", anns, err)
 	}
@@ -233,11 +233,11 @@ func TestSeedWeightedScore(t *testing.T) {
 		t.Fatalf("annotation %+v %+v", anns[0], r)
 	}
 	weights := map[string]float64{"correctness": 3, "code_quality": 2, "efficiency": 1.5, "documentation": 1, "error_handling": 1.5}
-	w, ok := WeightedScore(r.Ratings, weights)
+	w, ok := weightedScore(r.Ratings, weights)
 	if !ok || math.Abs(w-32.0/9) > 1e-12 || math.Round(w*100)/100 != 3.56 {
 		t.Errorf("weighted score %v, want 32/9 = 3.56", w)
 	}
-	if _, ok := WeightedScore(r.Ratings, map[string]float64{"unrated": 1}); ok {
+	if _, ok := weightedScore(r.Ratings, map[string]float64{"unrated": 1}); ok {
 		t.Error("weighted score with no rated criterion should be undefined")
 	}
 }
@@ -262,7 +262,7 @@ func TestReadAnnotations(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			anns, err := ReadAnnotations([]byte(tt.data), "f.jsonl")
+			anns, err := readAnnotations([]byte(tt.data), "f.jsonl")
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("error %v, want %q", err, tt.err)
@@ -274,11 +274,11 @@ func TestReadAnnotations(t *testing.T) {
 			}
 		})
 	}
-	anns, _ := ReadAnnotations([]byte(`{"trace_id":"t2","annotator":"a","rubric":{"criteria_ratings":{"x":"2","y":null}}}`), "f")
+	anns, _ := readAnnotations([]byte(`{"trace_id":"t2","annotator":"a","rubric":{"criteria_ratings":{"x":"2","y":null}}}`), "f")
 	if r := anns[0].Schemes[0].Ratings; len(r) != 1 || r["x"] != 2 {
 		t.Errorf("ratings %v: a numeric string counts, null is unrated", r)
 	}
-	anns, _ = ReadAnnotations([]byte(`{"id": 7, "user_id": "u", "label_annotations": {"q": {"criteria_ratings": {"x": 1}}}}`), "f")
+	anns, _ = readAnnotations([]byte(`{"id": 7, "user_id": "u", "label_annotations": {"q": {"criteria_ratings": {"x": 1}}}}`), "f")
 	if len(anns) != 1 || anns[0].TraceID != "7" || anns[0].Annotator != "u" || anns[0].Schemes[0].Key != "q" {
 		t.Errorf("fallback ids and nested rubric: %+v", anns)
 	}
@@ -286,7 +286,7 @@ func TestReadAnnotations(t *testing.T) {
 
 func TestPair(t *testing.T) {
 	t.Parallel()
-	anns, err := ReadAnnotations([]byte(strings.Join([]string{
+	anns, err := readAnnotations([]byte(strings.Join([]string{
 		`{"trace_id":"greeter/hello","annotator":"ann","rubric":{"criteria_ratings":{"rubric.correct":1,"polite":1,"quality.correct":7}}}`,
 		`{"trace_id":"greeter/likert","annotator":"ann","rubric":{"criteria_ratings":{"correctness":5,"code_quality":2},"overall":3}}`,
 		`{"trace_id":"greeter/likert","annotator":"bob","rubric":{"criteria_ratings":{"correctness":4},"weighted_score":4.2}}`,

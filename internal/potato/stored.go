@@ -19,7 +19,7 @@ import (
 const (
 	FormatUserState = "potato user_state.json"
 	FormatExport    = "potato export (instance_id, user_id, labels)"
-	FormatRows      = "rubric rows (trace_id, annotator, criteria_ratings)"
+	formatRows      = "rubric rows (trace_id, annotator, criteria_ratings)"
 )
 
 // ReadFile reads one annotation file in whichever format it holds: a user_state.json Potato
@@ -106,7 +106,7 @@ func readRow(row map[string]json.RawMessage, m *Map, src *calibrate.Source) (*An
 		return nil, nil
 	}
 	if src.Format == "" {
-		src.Format = FormatRows
+		src.Format = formatRows
 	}
 	for _, r := range a.Schemes {
 		src.Ratings += len(r.Ratings)
@@ -189,7 +189,7 @@ func fromPotato(labels map[string]map[string]json.RawMessage, m *Map, src *calib
 		sort.Strings(names)
 		for _, n := range names {
 			name, ok := sm.Criteria[n]
-			if n == OverallKey && sm.Overall != "" {
+			if n == overallKey && sm.Overall != "" {
 				name, ok = sm.Overall, true
 			}
 			if !ok {
@@ -204,7 +204,7 @@ func fromPotato(labels map[string]map[string]json.RawMessage, m *Map, src *calib
 			v := float64(sm.Min + pos - 1)
 			src.Ratings++
 			r.Scales[name] = calibrate.Scale{Min: float64(sm.Min), Max: float64(sm.Max)}
-			if n == OverallKey && sm.Overall != "" {
+			if n == overallKey && sm.Overall != "" {
 				r.Overall, r.OverallName = &v, name
 				continue
 			}
@@ -215,7 +215,7 @@ func fromPotato(labels map[string]map[string]json.RawMessage, m *Map, src *calib
 			for n, wt := range sm.Weights {
 				w[sm.Criteria[n]] = wt
 			}
-			if ws, ok := WeightedScore(r.Ratings, w); ok {
+			if ws, ok := weightedScore(r.Ratings, w); ok {
 				r.Weighted, r.WeightedName = &ws, sm.Weighted
 				r.Scales[sm.Weighted] = calibrate.Scale{Min: float64(sm.Min), Max: float64(sm.Max)}
 			}

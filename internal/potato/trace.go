@@ -9,8 +9,8 @@ import (
 
 // Pseudo-criteria a Likert grader adds besides its criteria.
 const (
-	OverallKey  = "overall"
-	WeightedKey = "weighted_score"
+	overallKey  = "overall"
+	weightedKey = "weighted_score"
 )
 
 // trace is one test humans can rate: it produced output and has at least one judge grader
@@ -72,7 +72,7 @@ func keys(g *result.GraderResult) []string {
 		out = append(out, c.ID)
 	}
 	if suite.Mode(g.Mode) == suite.ModeLikert {
-		out = append(out, OverallKey, WeightedKey)
+		out = append(out, overallKey, weightedKey)
 	}
 	return out
 }

@@ -48,7 +48,7 @@ func (c *Cmd) start() error {
 	cmd := &exec.Cmd{
 		Path: "/proc/self/exe",
 		Args: append([]string{supervisorArg0, c.Grace.String(), keep, cred, c.path}, c.args...),
-		Dir:  c.Dir, Env: Env(nil, append(c.User.env(), c.Env...)...),
+		Dir:  c.Dir, Env: env(nil, append(c.User.env(), c.Env...)...),
 		Stdin: c.Stdin, Stdout: c.Stdout, Stderr: c.Stderr,
 		ExtraFiles: []*os.File{w},
 		// The supervisor stays out of evalgate's process group (a terminal's Ctrl-C is

@@ -23,10 +23,10 @@ var inherited = map[string]bool{
 // inheritedPrefixes are families of variables kept whole (the locale categories).
 var inheritedPrefixes = []string{"LC_"}
 
-// Env is the environment a user command gets: the allow-listed variables of environ
+// env is the environment a user command gets: the allow-listed variables of environ
 // (os.Environ() when nil), then extra (KEY=value). A later entry for a key replaces an earlier
 // one, so extra wins over what is inherited.
-func Env(environ []string, extra ...string) []string {
+func env(environ []string, extra ...string) []string {
 	if environ == nil {
 		environ = os.Environ()
 	}

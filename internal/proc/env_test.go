@@ -34,7 +34,7 @@ func TestEnv(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := Env(environ, tt.extra...); !slices.Equal(got, tt.want) {
+			if got := env(environ, tt.extra...); !slices.Equal(got, tt.want) {
 				t.Errorf("Env =\n%q\nwant\n%q", got, tt.want)
 			}
 		})

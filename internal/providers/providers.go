@@ -55,7 +55,7 @@ type Vendor struct {
 	// neither, the entry must name one.
 	BaseURLVar, BaseURL string
 	// ModelKeys are the entry's keys that name the model, first set wins (nil:
-	// DefaultModelKeys); ModelVars are the variables the model defaults to, in order.
+	// defaultModelKeys); ModelVars are the variables the model defaults to, in order.
 	ModelKeys, ModelVars []string
 	// VersionVar, then Version, are version's (alias api_version) defaults.
 	VersionVar, Version string
@@ -63,16 +63,16 @@ type Vendor struct {
 	Format string
 }
 
-// DefaultModelKeys are the keys naming a vendor's model, first set wins: AgentV's
+// defaultModelKeys are the keys naming a vendor's model, first set wins: AgentV's
 // `model ?? deployment ?? variant` (providers/targets.ts).
-var DefaultModelKeys = []string{"model", "deployment", "variant"}
+var defaultModelKeys = []string{"model", "deployment", "variant"}
 
 // Models are the keys that name v's model, in the order AgentV reads them.
 func (v *Vendor) Models() []string {
 	if len(v.ModelKeys) > 0 {
 		return v.ModelKeys
 	}
-	return DefaultModelKeys
+	return defaultModelKeys
 }
 
 // Lookup returns the provider named name (not an alias: see Canonical).
@@ -127,9 +127,9 @@ func EnvVars() []string {
 	return out
 }
 
-// DefaultHosts are the hosts of the vendors' default base URLs: where a key goes when
+// defaultHosts are the hosts of the vendors' default base URLs: where a key goes when
 // neither the entry nor the environment names one.
-func DefaultHosts() []string {
+func defaultHosts() []string {
 	return vendorValues(func(v *Vendor) string { return v.DefaultHost() })
 }
 

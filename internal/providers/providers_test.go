@@ -80,7 +80,7 @@ func TestDerivedLists(t *testing.T) {
 	}{
 		{"KeyVars", KeyVars(), []string{"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "ANTHROPIC_API_KEY"}},
 		{"BaseURLVars", BaseURLVars(), []string{"OPENAI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "ANTHROPIC_BASE_URL"}},
-		{"DefaultHosts", DefaultHosts(), []string{"api.openai.com", "api.anthropic.com"}},
+		{"DefaultHosts", defaultHosts(), []string{"api.openai.com", "api.anthropic.com"}},
 	} {
 		for _, w := range tt.want {
 			if !slices.Contains(tt.got, w) {

@@ -83,8 +83,8 @@ func build(values []string) (*strings.Replacer, []string, int) {
 	return strings.NewReplacer(pairs...), all, len(all[0])
 }
 
-// FromEnviron returns a Redactor for Credentials(environ) plus extra values.
-func FromEnviron(environ []string, extra ...string) *Redactor {
+// fromEnviron returns a Redactor for Credentials(environ) plus extra values.
+func fromEnviron(environ []string, extra ...string) *Redactor {
 	return New(append(Credentials(environ), extra...)...)
 }
 
@@ -126,8 +126,8 @@ func (r *Redactor) Has(v string) bool {
 	return len(v) >= minLen && slices.Contains(secrets, v)
 }
 
-// Empty reports whether the Redactor has nothing to scrub.
-func (r *Redactor) Empty() bool {
+// empty reports whether the Redactor has nothing to scrub.
+func (r *Redactor) empty() bool {
 	if r == nil {
 		return true
 	}

@@ -40,14 +40,14 @@ func TestString(t *testing.T) {
 		}
 	}
 	var nilR *Redactor
-	if nilR.String("x sk-abc123") != "x sk-abc123" || !nilR.Empty() || !New().Empty() {
+	if nilR.String("x sk-abc123") != "x sk-abc123" || !nilR.empty() || !New().empty() {
 		t.Error("a nil or empty Redactor must pass text through")
 	}
 }
 
 func TestFromEnviron(t *testing.T) {
 	t.Parallel()
-	r := FromEnviron([]string{"OPENAI_API_KEY=sk-live-1234", "PATH=/usr/bin/x", "INPUT_GITHUB_TOKEN=ghs_x1234567",
+	r := fromEnviron([]string{"OPENAI_API_KEY=sk-live-1234", "PATH=/usr/bin/x", "INPUT_GITHUB_TOKEN=ghs_x1234567",
 		"INPUT_CHECK_NAME=evalgate-check", "ACTIONS_RUNTIME_TOKEN=rt_12345678", "ACTIONS_CACHE_URL=https://cache.example/", "NOEQUALS"}, "extra-secret")
 	got := r.String("sk-live-1234 /usr/bin/x ghs_x1234567 extra-secret evalgate-check rt_12345678 https://cache.example/")
 	if got != "*** /usr/bin/x *** *** evalgate-check *** https://cache.example/" {
@@ -95,11 +95,11 @@ func TestWriterSplits(t *testing.T) {
 func TestAddGrows(t *testing.T) {
 	t.Parallel()
 	r := New()
-	if !r.Empty() || r.String("late-secret") != "late-secret" {
+	if !r.empty() || r.String("late-secret") != "late-secret" {
 		t.Fatal("an empty Redactor must pass text through")
 	}
 	r.Add("late-secret")
-	if r.Empty() || r.String("x late-secret") != "x ***" {
+	if r.empty() || r.String("x late-secret") != "x ***" {
 		t.Fatalf("after Add: %q", r.String("x late-secret"))
 	}
 }

@@ -8,7 +8,7 @@ import "reflect"
 // longer reads as itself and scrubbing the rendered text misses it; scrubbing the model before
 // anything is rendered catches it in every form. Unexported fields are left alone.
 func (r *Redactor) Value(v any) {
-	if r.Empty() {
+	if r.empty() {
 		return
 	}
 	r.walk(reflect.ValueOf(v), map[uintptr]bool{})

@@ -294,20 +294,20 @@ func TestSummarize(t *testing.T) {
 		{Verdict: result.Error},
 		{Verdict: result.Skip},
 	}
-	s := Summarize(tests)
+	s := summarize(tests)
 	if s.Total != 5 || s.Passed != 1 || s.Borderline != 1 || s.Failed != 1 || s.Errors != 1 || s.Skipped != 1 {
 		t.Fatalf("counts: %+v", s)
 	}
 	if !near(s.Score, 2.0/3) || s.Verdict != result.Error {
 		t.Fatalf("score %.4f verdict %s", s.Score, s.Verdict)
 	}
-	if got := Summarize(tests[:2]).Verdict; got != result.Borderline {
+	if got := summarize(tests[:2]).Verdict; got != result.Borderline {
 		t.Fatalf("pass+borderline = %s", got)
 	}
-	if got := Summarize(tests[4:]).Verdict; got != result.Skip {
+	if got := summarize(tests[4:]).Verdict; got != result.Skip {
 		t.Fatalf("all skipped = %s", got)
 	}
-	if got := Summarize(nil).Verdict; got != result.Pass {
+	if got := summarize(nil).Verdict; got != result.Pass {
 		t.Fatalf("empty = %s", got)
 	}
 }

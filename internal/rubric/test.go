@@ -88,9 +88,9 @@ func criterionGate(g *result.GraderResult, c *result.CriterionResult, th result.
 	return fmt.Sprintf("criterion %s (%s) scored %.2f < min %.2f", c.ID, g.Name, c.Score, min)
 }
 
-// Summarize counts tests by verdict and averages their scores. The roll-up verdict is the
+// summarize counts tests by verdict and averages their scores. The roll-up verdict is the
 // worst test verdict (error > fail > borderline > pass); an empty list passes, all-skipped skips.
-func Summarize(tests []*result.TestResult) result.Summary {
+func summarize(tests []*result.TestResult) result.Summary {
 	var s result.Summary
 	var sum float64
 	graded := 0
@@ -139,14 +139,14 @@ func SummarizeRun(run *result.Run) {
 	var tests []*result.TestResult
 	suiteErr := false
 	for _, sr := range run.Suites {
-		sr.Summary = Summarize(sr.Tests)
+		sr.Summary = summarize(sr.Tests)
 		if sr.Error != "" {
 			sr.Summary.Verdict = result.Error
 			suiteErr = true
 		}
 		tests = append(tests, sr.Tests...)
 	}
-	run.Summary = Summarize(tests)
+	run.Summary = summarize(tests)
 	if suiteErr {
 		run.Summary.Verdict = result.Error
 	}

@@ -51,10 +51,10 @@ func NoCommands(text string) string {
 // markers pass any LineWriter under w (see Command).
 func Stopped(w io.Writer, print func(w io.Writer)) {
 	tok := stopToken()
-	_ = Command(w, "::stop-commands::"+tok)
+	_ = command(w, "::stop-commands::"+tok)
 	print(w)
 	fmt.Fprint(w, "\n")
-	_ = Command(w, "::"+tok+"::")
+	_ = command(w, "::"+tok+"::")
 }
 
 // stopToken is a fresh random token for ::stop-commands::, so text between the markers cannot
@@ -69,9 +69,10 @@ func stopToken() string {
 // own (go-githubactions' ::add-mask::): each line it writes passes every LineWriter under w.
 type CommandWriter struct{ W io.Writer }
 
+// Write passes each line of p past the filters under c.W, as one of evalgate's own commands.
 func (c CommandWriter) Write(p []byte) (int, error) {
 	for _, line := range strings.Split(strings.TrimSuffix(string(p), "\n"), "\n") {
-		if err := Command(c.W, line); err != nil {
+		if err := command(c.W, line); err != nil {
 			return 0, err
 		}
 	}

@@ -70,7 +70,7 @@ func TestCommandsPassEveryFilter(t *testing.T) {
 	inner := Lines(&b, NoCommands)
 	outer := Lines(inner, strings.ToUpper)
 	fmt.Fprint(outer, "partial")
-	if err := Command(outer, "::add-mask::s3cret"); err != nil {
+	if err := command(outer, "::add-mask::s3cret"); err != nil {
 		t.Fatal(err)
 	}
 	Stopped(outer, func(w io.Writer) { fmt.Fprint(w, "::error::inside\n") })

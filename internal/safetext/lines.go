@@ -72,12 +72,12 @@ func (l *LineWriter) Command(line string) error {
 			return err
 		}
 	}
-	return Command(l.w, line)
+	return command(l.w, line)
 }
 
-// Command writes line (and a line break) to w as one of evalgate's own workflow commands
+// command writes line (and a line break) to w as one of evalgate's own workflow commands
 // (::stop-commands::, ::add-mask::): unfiltered when w is a LineWriter, or wraps one.
-func Command(w io.Writer, line string) error {
+func command(w io.Writer, line string) error {
 	if c, ok := w.(interface{ Command(string) error }); ok {
 		return c.Command(line)
 	}

@@ -14,8 +14,8 @@ const ManifestFile = "shard.json"
 // ResultsFile is the results a shard writes, the same name an unsharded run uses.
 const ResultsFile = "results.json"
 
-// ManifestVersion is the version of the manifest's JSON.
-const ManifestVersion = 1
+// manifestVersion is the version of the manifest's JSON.
+const manifestVersion = 1
 
 // Manifest says which shard of which split a directory's results.json is.
 type Manifest struct {
@@ -32,7 +32,7 @@ type Manifest struct {
 // WriteManifest writes m to dir/shard.json. Version is set when left zero.
 func WriteManifest(dir string, m Manifest) error {
 	if m.Version == 0 {
-		m.Version = ManifestVersion
+		m.Version = manifestVersion
 	}
 	if m.Plan == nil {
 		return errors.New("writing shard manifest: no plan")
@@ -61,9 +61,9 @@ func WriteManifest(dir string, m Manifest) error {
 	return nil
 }
 
-// ReadManifest reads and checks a shard.json: a known version, a valid shard of the plan's
+// readManifest reads and checks a shard.json: a known version, a valid shard of the plan's
 // count, and a plan whose fingerprint matches its content.
-func ReadManifest(path string) (*Manifest, error) {
+func readManifest(path string) (*Manifest, error) {
 	var m Manifest
 	if err := decodeFile(path, &m); err != nil {
 		return nil, err
@@ -114,12 +114,12 @@ func decodeFile(path string, v any) error {
 
 func (m *Manifest) check() error {
 	switch {
-	case m.Version != ManifestVersion:
-		return fmt.Errorf("version %d, this evalgate reads %d: merge with the evalgate that ran the shards", m.Version, ManifestVersion)
+	case m.Version != manifestVersion:
+		return fmt.Errorf("version %d, this evalgate reads %d: merge with the evalgate that ran the shards", m.Version, manifestVersion)
 	case m.Plan == nil:
 		return errors.New("no plan")
-	case m.Plan.Version != PlanVersion:
-		return fmt.Errorf("plan version %d, this evalgate reads %d: merge with the evalgate that ran the shards", m.Plan.Version, PlanVersion)
+	case m.Plan.Version != planVersion:
+		return fmt.Errorf("plan version %d, this evalgate reads %d: merge with the evalgate that ran the shards", m.Plan.Version, planVersion)
 	case m.Shard.Count != m.Plan.Count:
 		return fmt.Errorf("shard %s of a plan for %d shards", m.Shard, m.Plan.Count)
 	}

@@ -96,7 +96,7 @@ func mergePlan(found []shardDir, o MergeOptions, rep *Report) ([]shardDir, *Plan
 			return nil, nil, err
 		}
 		// The shards agree on the fingerprint: one plan, read and checked in full, is all of theirs.
-		full, err := ReadManifest(filepath.Join(shards[0].dir, ManifestFile))
+		full, err := readManifest(filepath.Join(shards[0].dir, ManifestFile))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -13,13 +13,13 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// PlanVersion is the version of the Plan's JSON and of its fingerprint's encoding.
-const PlanVersion = 1
+// planVersion is the version of the Plan's JSON and of its fingerprint's encoding.
+const planVersion = 1
 
 // Balance modes: what a unit of tests weighs when shards are filled.
 const (
-	BalanceCount     = "count"     // matrix rows × trials
-	BalanceDurations = "durations" // a previous run's durations
+	balanceCount     = "count"     // matrix rows × trials
+	balanceDurations = "durations" // a previous run's durations
 )
 
 // Plan assigns every selected test to a shard.
@@ -29,7 +29,7 @@ type Plan struct {
 	// Fingerprint is the hex SHA-256 of the selection, the assignment and Options.Salt: shards
 	// with equal fingerprints ran parts of one split.
 	Fingerprint string `json:"fingerprint"`
-	// Balance is BalanceCount or BalanceDurations.
+	// Balance is balanceCount or balanceDurations.
 	Balance string `json:"balance"`
 	// Suites are in selection order.
 	Suites []PlannedSuite `json:"suites"`
@@ -83,11 +83,11 @@ type unit struct {
 	suite, first int
 }
 
-// NewPlan splits the selection into count shards (count is clamped to 1…MaxShards; validate
+// NewPlan splits the selection into count shards (count is clamped to 1…maxShards; validate
 // it with ParseSpec first). Suites are in the order given; loadErrors are the suites that
 // could not be loaded.
 func NewPlan(suites []*suite.Suite, loadErrors []*result.SuiteResult, count int, o Options) *Plan {
-	p := &Plan{Version: PlanVersion, Count: min(max(count, 1), MaxShards), Balance: BalanceCount, Salt: o.Salt}
+	p := &Plan{Version: planVersion, Count: min(max(count, 1), maxShards), Balance: balanceCount, Salt: o.Salt}
 	for _, le := range loadErrors {
 		p.LoadErrors = append(p.LoadErrors, le.Path)
 	}
@@ -156,12 +156,12 @@ func (p *Plan) weigh(units []*unit, suites []*suite.Suite, o Options) {
 		}
 	}
 	if knownRuns > 0 {
-		p.Balance = BalanceDurations
+		p.Balance = balanceDurations
 	}
 	for _, u := range units {
 		for _, t := range u.tests {
 			n := runs(u, t)
-			if p.Balance == BalanceCount {
+			if p.Balance == balanceCount {
 				u.weight += n
 				continue
 			}
@@ -247,9 +247,9 @@ func (p *Plan) fingerprint() string {
 // log line.
 func (p *Plan) ShortFingerprint() string { return p.Fingerprint[:min(12, len(p.Fingerprint))] }
 
-// Rows counts the rows (matrix rows count one each, trials not) planned for each shard;
+// rows counts the rows (matrix rows count one each, trials not) planned for each shard;
 // index i-1 is shard i.
-func (p *Plan) Rows() []int {
+func (p *Plan) rows() []int {
 	out := make([]int, p.Count)
 	for _, s := range p.Suites {
 		for _, t := range s.Tests {

@@ -80,8 +80,8 @@ func TestPlanDeterministic(t *testing.T) {
 			t.Fatalf("suite %d planned as %s with %d tests, want the selection's order", i, s.Path, len(s.Tests))
 		}
 	}
-	if first.Rows()[0]+first.Rows()[1]+first.Rows()[2] != 7+8+5+3 {
-		t.Fatalf("rows per shard %v do not add up to the selection's 23", first.Rows())
+	if first.rows()[0]+first.rows()[1]+first.rows()[2] != 7+8+5+3 {
+		t.Fatalf("rows per shard %v do not add up to the selection's 23", first.rows())
 	}
 	// The selection's order changes the plan's, not who runs what.
 	shuffled := testSuites()
@@ -157,7 +157,7 @@ func TestPlanBalancesByCount(t *testing.T) {
 	tr.Trials = &suite.Trials{Count: 2}
 	p := NewPlan([]*suite.Suite{mkSuite("c-plain.yaml", "p1", "p2", "p3"), tr, m}, nil, 2, Options{})
 	want := map[string]int{"a-matrix.yaml:m": 1, "b-trials.yaml:t1": 2, "b-trials.yaml:t2": 2, "c-plain.yaml:p1": 1, "c-plain.yaml:p2": 1, "c-plain.yaml:p3": 2}
-	if got := shardOf(p); !reflect.DeepEqual(got, want) || p.Balance != BalanceCount {
+	if got := shardOf(p); !reflect.DeepEqual(got, want) || p.Balance != balanceCount {
 		t.Fatalf("%s assignment %v, want count balance and %v", p.Balance, got, want)
 	}
 	// --trials overrides the suite's count: every test then weighs rows × 3.
@@ -183,7 +183,7 @@ func TestPlanBalancesByDurations(t *testing.T) {
 	}
 	d[Key{"evals/other.yaml", "x"}] = ms(5000) // not selected: no weight
 	p := NewPlan([]*suite.Suite{s}, nil, 3, Options{Durations: d})
-	if p.Balance != BalanceDurations {
+	if p.Balance != balanceDurations {
 		t.Fatalf("balance %s, want durations", p.Balance)
 	}
 	// "new" has no duration and weighs the mean, 40 ms; it ties with d and goes after it, in
@@ -207,7 +207,7 @@ func TestPlanBalancesByDurations(t *testing.T) {
 		t.Fatalf("loads %v ms, want [110 100 110]", l)
 	}
 	// Durations that know no selected test balance by count.
-	if p := NewPlan([]*suite.Suite{s}, nil, 3, Options{Durations: Durations{{"evals/other.yaml", "x"}: ms(1)}}); p.Balance != BalanceCount {
+	if p := NewPlan([]*suite.Suite{s}, nil, 3, Options{Durations: Durations{{"evals/other.yaml", "x"}: ms(1)}}); p.Balance != balanceCount {
 		t.Fatalf("balance %s, want count", p.Balance)
 	}
 	// Zero durations still spread: each row weighs at least a millisecond.
@@ -215,7 +215,7 @@ func TestPlanBalancesByDurations(t *testing.T) {
 	for _, t := range s.Tests {
 		zero[Key{"evals/d.yaml", t.ID}] = 0
 	}
-	if rows := NewPlan([]*suite.Suite{s}, nil, 4, Options{Durations: zero}).Rows(); !reflect.DeepEqual(rows, []int{2, 2, 2, 2}) {
+	if rows := NewPlan([]*suite.Suite{s}, nil, 4, Options{Durations: zero}).rows(); !reflect.DeepEqual(rows, []int{2, 2, 2, 2}) {
 		t.Fatalf("zero durations: rows per shard %v, want [2 2 2 2]", rows)
 	}
 }

@@ -18,13 +18,13 @@ import (
 // shard's files cannot sign them, even running as evalgate's own unprivileged user.
 const KeyEnv = "EVALGATE_SHARD_KEY"
 
-// MinKeyLen is the shortest key accepted.
-const MinKeyLen = 16
+// minKeyLen is the shortest key accepted.
+const minKeyLen = 16
 
 // CheckKey refuses a key too short to keep forgers out; "" (no key) is fine.
 func CheckKey(key string) error {
-	if key != "" && len(key) < MinKeyLen {
-		return fmt.Errorf("%s is %d bytes, want at least %d", KeyEnv, len(key), MinKeyLen)
+	if key != "" && len(key) < minKeyLen {
+		return fmt.Errorf("%s is %d bytes, want at least %d", KeyEnv, len(key), minKeyLen)
 	}
 	return nil
 }
@@ -78,7 +78,7 @@ func signed(found []shardDir, key string, rep *Report) []shardDir {
 
 func manifestMAC(m *Manifest, resultsSum []byte, key string) string {
 	h := hmac.New(sha256.New, []byte(key))
-	fmt.Fprintf(h, "evalgate shard v%d\x00%d/%d\x00%s\x00%s\x00", ManifestVersion, m.Shard.Index, m.Shard.Count, m.SHA, m.Plan.Fingerprint)
+	fmt.Fprintf(h, "evalgate shard v%d\x00%d/%d\x00%s\x00%s\x00", manifestVersion, m.Shard.Index, m.Shard.Count, m.SHA, m.Plan.Fingerprint)
 	h.Write(resultsSum)
 	return hex.EncodeToString(h.Sum(nil))
 }

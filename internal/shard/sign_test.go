@@ -12,7 +12,7 @@ const testKey = "a-workflow-secret-of-enough-bytes"
 // signShard signs the shard in dir with key, as a shard job holding KeyEnv does.
 func signShard(t *testing.T, dir, key string) {
 	t.Helper()
-	m, err := ReadManifest(filepath.Join(dir, ManifestFile))
+	m, err := readManifest(filepath.Join(dir, ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestMergeChecksSignatures(t *testing.T) {
 		reason string
 	}{
 		{"unsigned", func(t *testing.T, dir string) {
-			p, _ := ReadManifest(filepath.Join(dir, ManifestFile))
+			p, _ := readManifest(filepath.Join(dir, ManifestFile))
 			p.MAC = ""
 			if err := WriteManifest(dir, *p); err != nil {
 				t.Fatal(err)

@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// MaxShards bounds n: a matrix job per shard, and GitHub runs at most 256 jobs per matrix.
-const MaxShards = 256
+// maxShards bounds n: a matrix job per shard, and GitHub runs at most 256 jobs per matrix.
+const maxShards = 256
 
-// Spec is one shard of a split: Index is 1-based, 1 ≤ Index ≤ Count ≤ MaxShards.
+// Spec is one shard of a split: Index is 1-based, 1 ≤ Index ≤ Count ≤ maxShards.
 type Spec struct {
 	Index int `json:"index"`
 	Count int `json:"count"`
@@ -43,8 +43,8 @@ func number(s string) (int, error) {
 
 func (s Spec) check() error {
 	switch {
-	case s.Count < 1 || s.Count > MaxShards:
-		return fmt.Errorf("n must be between 1 and %d, not %d", MaxShards, s.Count)
+	case s.Count < 1 || s.Count > maxShards:
+		return fmt.Errorf("n must be between 1 and %d, not %d", maxShards, s.Count)
 	case s.Index < 1 || s.Index > s.Count:
 		return fmt.Errorf("i must be between 1 and n (%d), not %d", s.Count, s.Index)
 	}

@@ -57,7 +57,7 @@ func replanned(found []shardDir, replan func(count int, salt string) (*Plan, err
 func planDifference(s shardDir, want *Plan) string {
 	lead := fmt.Sprintf("its plan (%s) is not the plan this merge computed from its own checkout (%s)",
 		short(s.m.Plan.Fingerprint), want.ShortFingerprint())
-	got, err := ReadManifest(filepath.Join(s.dir, ManifestFile))
+	got, err := readManifest(filepath.Join(s.dir, ManifestFile))
 	if err != nil {
 		return lead + ": " + err.Error()
 	}

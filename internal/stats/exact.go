@@ -5,9 +5,9 @@ import (
 	"slices"
 )
 
-// BoschlooGrid is how many values of the common pass rate π the Boschloo p-value's supremum
+// boschlooGrid is how many values of the common pass rate π the Boschloo p-value's supremum
 // is taken over (π = 1/G, 2/G, …, (G−1)/G).
-const BoschlooGrid = 1000
+const boschlooGrid = 1000
 
 // logChoose is ln C(n, k).
 func logChoose(n, k int) float64 {
@@ -17,8 +17,8 @@ func logChoose(n, k int) float64 {
 	return a - b - c
 }
 
-// Choose is C(n, k) as a float (+Inf when it overflows).
-func Choose(n, k int) float64 {
+// choose is C(n, k) as a float (+Inf when it overflows).
+func choose(n, k int) float64 {
 	if k < 0 || k > n {
 		return 0
 	}
@@ -45,7 +45,7 @@ func FisherLower(xb, nb, xh, nh int) float64 {
 		// The first term underflowed (hundreds of trials a side): every term the recurrence
 		// derives from it would be 0 too, and p = 0 would read as a certain regression. Sum
 		// the terms one by one in log space instead.
-		return FisherLess(nb, xb, nh, xh)
+		return fisherLess(nb, xb, nh, xh)
 	}
 	p := 0.0
 	for x := lo; x <= xh; x++ {
@@ -125,8 +125,8 @@ func boschlooTable(nb, nh int) [][]float64 {
 	cum := make([]float64, len(cells))
 	pb, ph := make([]float64, nb+1), make([]float64, nh+1)
 	cb, ch := logChooses(nb), logChooses(nh)
-	for g := 1; g < BoschlooGrid; g++ {
-		pi := float64(g) / BoschlooGrid
+	for g := 1; g < boschlooGrid; g++ {
+		pi := float64(g) / boschlooGrid
 		binomPMFWith(pb, cb, pi)
 		binomPMFWith(ph, ch, pi)
 		s := 0.0

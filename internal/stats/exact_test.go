@@ -173,7 +173,7 @@ func TestFisherLowerLargeTables(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{300, 600, 1000} {
 		p := FisherLower(n/2, n, n/2, n)
-		if q := FisherLess(n, n/2, n, n/2); p < 0.5 || math.Abs(p-q) > 1e-9 {
+		if q := fisherLess(n, n/2, n, n/2); p < 0.5 || math.Abs(p-q) > 1e-9 {
 			t.Errorf("FisherLower(%d/%d vs %d/%d) = %v, FisherLess %v: want > 0.5 and equal", n/2, n, n/2, n, p, q)
 		}
 	}

@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 )
 
-// PermutationEnumerate is the largest number of relabellings a permutation test enumerates;
+// permutationEnumerate is the largest number of relabellings a permutation test enumerates;
 // above it the test draws PermutationResamples seeded relabellings instead.
-const PermutationEnumerate = 50000
+const permutationEnumerate = 50000
 
 // PermutationResamples is how many relabellings a Monte-Carlo permutation test draws.
 const PermutationResamples = 10000
@@ -18,14 +18,14 @@ const tol = 1e-9
 // Permutation is the one-sided permutation test of "head's mean is lower than base's": the
 // share of the relabellings of the pooled values into groups of len(base) and len(head)
 // whose head sum is at most the observed one. It enumerates every relabelling when there
-// are at most PermutationEnumerate, and otherwise draws PermutationResamples from seed
+// are at most permutationEnumerate, and otherwise draws PermutationResamples from seed
 // (p = (1 + hits) / (1 + draws), which keeps the test valid). exact says which. Both sides
 // need at least one value.
 func Permutation(base, head []float64, seed uint64) (p float64, exact bool) {
 	all := append(append([]float64(nil), base...), head...)
 	n, k := len(all), len(head)
 	obs := sum(head)
-	if c := Choose(n, k); c <= PermutationEnumerate {
+	if c := choose(n, k); c <= permutationEnumerate {
 		sums := headSums(all, k)
 		hits := 0
 		for _, s := range sums {
@@ -150,7 +150,7 @@ func StratifiedPermutation(strata []Stratum, seed uint64) float64 {
 		all := append(append([]float64(nil), x.Base...), x.Head...)
 		nb, nh := float64(len(x.Base)), float64(len(x.Head))
 		s := st{all: all, k: len(x.Head), w: nb * nh / (nb + nh), total: sum(all)}
-		if Choose(len(all), s.k) <= subsetSums {
+		if choose(len(all), s.k) <= subsetSums {
 			s.sums = headSums(all, s.k)
 		}
 		ss = append(ss, s)

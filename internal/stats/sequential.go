@@ -6,10 +6,10 @@ import (
 	"sync"
 )
 
-// FisherLess is the one-sided p-value of Fisher's exact test that the head's pass rate is
+// fisherLess is the one-sided p-value of Fisher's exact test that the head's pass rate is
 // lower than the base's: with the total passes fixed, the chance that a random split of the
 // m+n trials gives the head h or fewer of them (hypergeometric lower tail).
-func FisherLess(m, b, n, h int) float64 {
+func fisherLess(m, b, n, h int) float64 {
 	if n <= 0 || m <= 0 {
 		return 1
 	}
@@ -76,8 +76,8 @@ const (
 // Look is the design's answer after n head trials with h passes against b base passes, and
 // the p-value it is based on. Before Count trials it always continues.
 func (d *Design) Look(b, n, h int) (Step, float64) {
-	p := FisherLess(d.BaseN, b, n, h)
-	return d.step(b, n, h, p, FisherLess(d.BaseN, b, d.Max, h), d.Boundary), p
+	p := fisherLess(d.BaseN, b, n, h)
+	return d.step(b, n, h, p, fisherLess(d.BaseN, b, d.Max, h), d.Boundary), p
 }
 
 // step decides a look at boundary c from the p-value p, and atMax: the p-value if every
@@ -167,11 +167,11 @@ func xlog(k int, l float64) float64 {
 // size is a polynomial of degree BaseN+Max in the rate, smooth on this scale.
 const gridPoints = 1001
 
-// Calibrate finds the design's boundary: the largest Fisher p-value threshold whose size,
+// calibrate finds the design's boundary: the largest Fisher p-value threshold whose size,
 // over a grid of 1001 common pass rates in [0, 1], is at most p.Level. Only the p-values
 // the design can meet are candidates, and the size grows with the boundary, so bisecting
 // over them finds the largest admissible one exactly (on the grid).
-func Calibrate(p Plan) Design {
+func calibrate(p Plan) Design {
 	d := Design{Plan: p}
 	if p.BaseN < 1 || p.Max < 1 || p.Level <= 0 {
 		return d // nothing to compare: Boundary 0 never rejects (a p-value is > 0)
@@ -215,7 +215,7 @@ func Calibrate(p Plan) Design {
 	return d
 }
 
-// fisherTail is FisherLess(m, b, n, h) for every h from 0 to n, from a table of log
+// fisherTail is fisherLess(m, b, n, h) for every h from 0 to n, from a table of log
 // factorials (a calibration needs a table of them for every base outcome and look).
 func fisherTail(m, b, n int) []float64 {
 	lf := make([]float64, m+n+1)
@@ -251,7 +251,7 @@ func (s *Designs) For(p Plan) *Design {
 	if s.cache == nil {
 		s.cache = map[Plan]*Design{}
 	}
-	d := Calibrate(p)
+	d := calibrate(p)
 	s.cache[p] = &d
 	return &d
 }

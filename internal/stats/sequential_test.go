@@ -19,7 +19,7 @@ func TestFisherLess(t *testing.T) {
 		{10, 0, 5, 0, 1},               // no passes anywhere: nothing to tell apart
 		{0, 0, 5, 0, 1},                // no base
 	} {
-		if got := FisherLess(tc.m, tc.b, tc.n, tc.h); math.Abs(got-tc.want) > 1e-12 {
+		if got := fisherLess(tc.m, tc.b, tc.n, tc.h); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("FisherLess(%d, %d, %d, %d) = %.6g, want %.6g", tc.m, tc.b, tc.n, tc.h, got, tc.want)
 		}
 		if tc.m > 0 {
@@ -68,7 +68,7 @@ func TestCalibrate(t *testing.T) {
 		{BaseN: 3, Count: 3, Max: 3, Level: 0.05},
 		{BaseN: 15, Count: 2, Max: 15, Level: 0.01},
 	} {
-		d := Calibrate(p)
+		d := calibrate(p)
 		if d.Boundary <= 0 || d.Size > p.Level || d.Size <= 0 {
 			t.Errorf("%+v: boundary %g size %g", p, d.Boundary, d.Size)
 			continue
@@ -97,11 +97,11 @@ func TestCalibrate(t *testing.T) {
 			t.Errorf("%+v: boundary %g is not the largest: %g has size %g", p, d.Boundary, next, s)
 		}
 	}
-	if d := Calibrate(Plan{BaseN: 0, Count: 1, Max: 10, Level: 0.05}); d.Boundary != 0 {
+	if d := calibrate(Plan{BaseN: 0, Count: 1, Max: 10, Level: 0.05}); d.Boundary != 0 {
 		t.Errorf("no base: boundary %g", d.Boundary)
 	}
 	// 0/1 vs 1/1 can never be significant at 5 %: nothing is admissible.
-	if d := Calibrate(Plan{BaseN: 1, Count: 1, Max: 1, Level: 0.05}); d.Boundary != 0 {
+	if d := calibrate(Plan{BaseN: 1, Count: 1, Max: 1, Level: 0.05}); d.Boundary != 0 {
 		t.Errorf("1 vs 1: boundary %g", d.Boundary)
 	}
 }
@@ -152,7 +152,7 @@ func simulate(d *Design, rng *rand.Rand, p0, p1 float64) (Step, int) {
 
 func TestSequentialGoals(t *testing.T) {
 	t.Parallel()
-	d := Calibrate(Plan{BaseN: 10, Count: 1, Max: 10, Level: simAlpha / simTests})
+	d := calibrate(Plan{BaseN: 10, Count: 1, Max: 10, Level: simAlpha / simTests})
 	rng := rand.New(rand.NewPCG(20, 1))
 
 	// One test collapses from 0.9 to 0.1: detected ≥ 80 % of the time.
@@ -252,7 +252,7 @@ func BenchmarkCalibrate(b *testing.B) {
 	for _, p := range []Plan{{BaseN: 10, Count: 1, Max: 10, Level: 0.0025}, {BaseN: 100, Count: 1, Max: 100, Level: 0.0025}} {
 		b.Run("", func(b *testing.B) {
 			for b.Loop() {
-				Calibrate(p)
+				calibrate(p)
 			}
 		})
 	}

@@ -42,21 +42,21 @@ func MeanVar(xs []float64) (mean, variance float64) {
 	return mean, ss / float64(len(xs)-1)
 }
 
-// Interval is a difference of means with its 95 % confidence interval.
-type Interval struct {
+// interval is a difference of means with its 95 % confidence interval.
+type interval struct {
 	Delta, Low, High float64
 	// DF is the Welch–Satterthwaite degrees of freedom (+Inf when both variances are 0).
 	DF float64
 }
 
-// Welch is the 95 % Welch t-interval of mean(b) − mean(a): Δ ± t·√(s²ₐ/nₐ + s²ᵦ/nᵦ), with t
+// welch is the 95 % Welch t-interval of mean(b) − mean(a): Δ ± t·√(s²ₐ/nₐ + s²ᵦ/nᵦ), with t
 // from T95 at the Welch–Satterthwaite degrees of freedom rounded down (rounding down widens
 // the interval, so it never claims more than the data show). Both sides need two or more
 // values (ok false otherwise). When both variances are 0 the standard error is 0 and the
 // interval is the exact Δ.
-func Welch(a, b []float64) (iv Interval, ok bool) {
+func welch(a, b []float64) (iv interval, ok bool) {
 	if len(a) < 2 || len(b) < 2 {
-		return Interval{}, false
+		return interval{}, false
 	}
 	ma, va := MeanVar(a)
 	mb, vb := MeanVar(b)

@@ -40,7 +40,7 @@ func TestWelch(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			iv, ok := Welch(tc.base, tc.head)
+			iv, ok := welch(tc.base, tc.head)
 			if ok != tc.ok {
 				t.Fatalf("ok = %t, want %t", ok, tc.ok)
 			}

@@ -60,7 +60,7 @@ func parseClaude(raw []byte) (*result.Output, error) {
 		}
 		var ev claudeEvent
 		if err := json.Unmarshal(line, &ev); err != nil {
-			return nil, fmt.Errorf("%s output line %d is not valid JSON: %w", ClaudeStreamJSON, i+1, err)
+			return nil, fmt.Errorf("%s output line %d is not valid JSON: %w", claudeStreamJSON, i+1, err)
 		}
 		switch {
 		case ev.Type == "result":

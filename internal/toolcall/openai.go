@@ -50,10 +50,10 @@ func parseOpenAI(raw []byte) (*result.Output, error) {
 		err = json.Unmarshal(trimmed, &tr)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s output is not valid JSON: %w", OpenAIMessages, err)
+		return nil, fmt.Errorf("%s output is not valid JSON: %w", openAIMessages, err)
 	}
 	if tr.Messages == nil {
-		return nil, fmt.Errorf(`%s output is neither a message array nor an object with "messages"`, OpenAIMessages)
+		return nil, fmt.Errorf(`%s output is neither a message array nor an object with "messages"`, openAIMessages)
 	}
 	var t transcript
 	for _, m := range tr.Messages {

@@ -20,14 +20,14 @@ import (
 // Formats Parse understands.
 const (
 	AgentV           = "agentv"
-	ClaudeStreamJSON = "claude-stream-json"
-	OpenAIMessages   = "openai-messages"
-	Text             = "text"
-	Auto             = "auto"
+	claudeStreamJSON = "claude-stream-json"
+	openAIMessages   = "openai-messages"
+	text             = "text"
+	auto             = "auto"
 )
 
 // Formats lists the accepted format names, for validation and error messages.
-var Formats = []string{AgentV, ClaudeStreamJSON, OpenAIMessages, Auto, Text}
+var Formats = []string{AgentV, claudeStreamJSON, openAIMessages, auto, text}
 
 // Valid reports whether format is one Parse accepts.
 func Valid(format string) bool {
@@ -45,46 +45,46 @@ func Parse(format string, raw []byte) (*result.Output, error) {
 	switch format {
 	case AgentV:
 		return parseAgentV(raw)
-	case ClaudeStreamJSON:
+	case claudeStreamJSON:
 		return parseClaude(raw)
-	case OpenAIMessages:
+	case openAIMessages:
 		return parseOpenAI(raw)
-	case Text:
+	case text:
 		return &result.Output{Answer: string(bytes.TrimSpace(raw))}, nil
-	case Auto:
-		return Parse(Detect(raw), raw)
+	case auto:
+		return Parse(detect(raw), raw)
 	}
 	return nil, fmt.Errorf("unknown output format %q (use %s)", format, strings.Join(Formats, ", "))
 }
 
-// Detect guesses the format of raw: JSONL whose first line is an object with a "type" is a
+// detect guesses the format of raw: JSONL whose first line is an object with a "type" is a
 // Claude stream; an array of messages with roles, or an object holding one under "messages",
 // is OpenAI chat; an object with "output", "output_messages" or "text" is AgentV; anything
 // else is text.
-func Detect(raw []byte) string {
+func detect(raw []byte) string {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') {
-		return Text
+		return text
 	}
 	first, _, _ := bytes.Cut(trimmed, []byte("\n"))
 	var head struct {
 		Type json.RawMessage `json:"type"`
 	}
 	if json.Unmarshal(first, &head) == nil && isJSONString(head.Type) {
-		return ClaudeStreamJSON
+		return claudeStreamJSON
 	}
 	var v any
 	if json.Unmarshal(trimmed, &v) != nil {
-		return Text
+		return text
 	}
 	switch v := v.(type) {
 	case []any:
 		if len(v) > 0 && allMessages(v) {
-			return OpenAIMessages
+			return openAIMessages
 		}
 	case map[string]any:
 		if msgs, ok := v["messages"].([]any); ok && allMessages(msgs) {
-			return OpenAIMessages
+			return openAIMessages
 		}
 		for _, k := range []string{"output", "output_messages", "text"} {
 			if _, ok := v[k]; ok {
@@ -92,7 +92,7 @@ func Detect(raw []byte) string {
 			}
 		}
 	}
-	return Text
+	return text
 }
 
 // allMessages reports whether every element is an object with a string "role".

@@ -22,7 +22,7 @@ func fixture(t *testing.T, name string) []byte {
 
 func TestClaudeStreamJSON(t *testing.T) {
 	t.Parallel()
-	out, err := Parse(ClaudeStreamJSON, fixture(t, "claude-stream.jsonl"))
+	out, err := Parse(claudeStreamJSON, fixture(t, "claude-stream.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,15 +56,15 @@ func TestClaudeEdgeCases(t *testing.T) {
 	t.Parallel()
 	noResult := `{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"partial answer"}]}}` + "\n" +
 		`{"type":"stream_event","event":{"type":"content_block_delta"}}` + "\n"
-	out, err := Parse(ClaudeStreamJSON, []byte(noResult))
+	out, err := Parse(claudeStreamJSON, []byte(noResult))
 	if err != nil || out.Answer != "partial answer" {
 		t.Fatalf("no result event: %+v %v", out, err)
 	}
 	failed := `{"type":"result","subtype":"error_max_turns","is_error":true,"result":"Reached max turns (3)"}`
-	if _, err := Parse(ClaudeStreamJSON, []byte(failed)); err == nil || !strings.Contains(err.Error(), "error_max_turns") {
+	if _, err := Parse(claudeStreamJSON, []byte(failed)); err == nil || !strings.Contains(err.Error(), "error_max_turns") {
 		t.Fatalf("is_error result: err = %v", err)
 	}
-	_, err = Parse(ClaudeStreamJSON, fixture(t, "claude-truncated.jsonl"))
+	_, err = Parse(claudeStreamJSON, fixture(t, "claude-truncated.jsonl"))
 	if err == nil || !strings.Contains(err.Error(), "claude-stream-json output line 2 is not valid JSON") {
 		t.Fatalf("broken line: err = %v", err)
 	}
@@ -72,7 +72,7 @@ func TestClaudeEdgeCases(t *testing.T) {
 
 func TestOpenAIMessages(t *testing.T) {
 	t.Parallel()
-	out, err := Parse(OpenAIMessages, fixture(t, "openai-messages.json"))
+	out, err := Parse(openAIMessages, fixture(t, "openai-messages.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestOpenAIMessages(t *testing.T) {
 		t.Errorf("roles (-want +got):\n%s", d)
 	}
 
-	out, err = Parse(OpenAIMessages, fixture(t, "openai-object.json"))
+	out, err = Parse(openAIMessages, fixture(t, "openai-object.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,9 +131,9 @@ func TestDeclaredFormatErrors(t *testing.T) {
 	tests := []struct {
 		format, raw, want string
 	}{
-		{ClaudeStreamJSON, string(garbage), "claude-stream-json output line 1 is not valid JSON"},
-		{OpenAIMessages, string(garbage), "openai-messages output is not valid JSON"},
-		{OpenAIMessages, `{"choices": []}`, `neither a message array nor an object with "messages"`},
+		{claudeStreamJSON, string(garbage), "claude-stream-json output line 1 is not valid JSON"},
+		{openAIMessages, string(garbage), "openai-messages output is not valid JSON"},
+		{openAIMessages, `{"choices": []}`, `neither a message array nor an object with "messages"`},
 		{AgentV, `{"output": [`, "agentv output is not valid JSON"},
 		{AgentV, `{"answer": "x"}`, `neither "output" messages nor "text"`},
 		{"yaml", "a: b", `unknown output format "yaml"`},
@@ -159,29 +159,29 @@ func TestDetect(t *testing.T) {
 		raw  []byte
 		want string
 	}{
-		{"claude", fixture(t, "claude-stream.jsonl"), ClaudeStreamJSON},
-		{"openai array", fixture(t, "openai-messages.json"), OpenAIMessages},
-		{"openai object", fixture(t, "openai-object.json"), OpenAIMessages},
+		{"claude", fixture(t, "claude-stream.jsonl"), claudeStreamJSON},
+		{"openai array", fixture(t, "openai-messages.json"), openAIMessages},
+		{"openai object", fixture(t, "openai-object.json"), openAIMessages},
 		{"agentv", fixture(t, "agentv.json"), AgentV},
 		{"agentv text only", []byte(`{"text": "hi"}`), AgentV},
-		{"garbage", fixture(t, "garbage.txt"), Text},
-		{"broken json", []byte(`[1] first point`), Text},
-		{"other json", []byte(`{"status": "done"}`), Text},
-		{"numbers", []byte(`[1, 2]`), Text},
-		{"empty", nil, Text},
+		{"garbage", fixture(t, "garbage.txt"), text},
+		{"broken json", []byte(`[1] first point`), text},
+		{"other json", []byte(`{"status": "done"}`), text},
+		{"numbers", []byte(`[1, 2]`), text},
+		{"empty", nil, text},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := Detect(tt.raw); got != tt.want {
+			if got := detect(tt.raw); got != tt.want {
 				t.Fatalf("Detect = %s, want %s", got, tt.want)
 			}
-			if _, err := Parse(Auto, tt.raw); err != nil {
+			if _, err := Parse(auto, tt.raw); err != nil {
 				t.Fatalf("auto: %v", err)
 			}
 		})
 	}
-	out, err := Parse(Auto, []byte("  plain answer\n"))
+	out, err := Parse(auto, []byte("  plain answer\n"))
 	if err != nil || out.Answer != "plain answer" {
 		t.Fatalf("auto text: %+v %v", out, err)
 	}

@@ -32,8 +32,8 @@ func TestRunHookAgentVCwdAndArgs(t *testing.T) {
 		h := &suite.Hook{Dir: evalDir, Cwd: tc.cwd, Command: []string{"sh", "-c",
 			`printf '%s\n' "$(pwd -P)" "$1" "$2" "$3" "$4" "$5" > "$6"`, "hook",
 			"{{workspace_path}}", "{{test_id}}:{{eval_run_id}}", "{{case_input}}", "{{case_metadata}}", "{{unknown}}", out}}
-		in := HookInput{TestID: "t1", EvalRunID: "run-1", CaseInput: "fix the bug", CaseMetadata: map[string]any{"k": "v"}}
-		if _, err := RunHook(context.Background(), BeforeEach, h, in, ws, nil); err != nil {
+		in := hookInput{TestID: "t1", EvalRunID: "run-1", CaseInput: "fix the bug", CaseMetadata: map[string]any{"k": "v"}}
+		if _, err := runHook(context.Background(), beforeEach, h, in, ws, nil); err != nil {
 			t.Fatalf("cwd %q: %v", tc.cwd, err)
 		}
 		want, _ := filepath.EvalSymlinks(tc.want)

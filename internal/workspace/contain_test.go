@@ -239,7 +239,7 @@ func TestRunHookEnvironment(t *testing.T) {
 		t.Setenv(k, "secret-"+k)
 	}
 	dir, envFile := t.TempDir(), filepath.Join(t.TempDir(), "env")
-	if _, err := RunHook(context.Background(), AfterEach, hook(1, "env > "+q(envFile)), HookInput{}, dir, nil); err != nil {
+	if _, err := runHook(context.Background(), afterEach, hook(1, "env > "+q(envFile)), hookInput{}, dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(envFile)

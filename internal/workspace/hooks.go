@@ -16,32 +16,32 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// Stage names when a workspace hook runs.
-type Stage string
+// stage names when a workspace hook runs.
+type stage string
 
 // The four hook stages, spelled as in the suite file.
 const (
-	BeforeAll  Stage = "before_all"
-	BeforeEach Stage = "before_each"
-	AfterEach  Stage = "after_each"
-	AfterAll   Stage = "after_all"
+	beforeAll  stage = "before_all"
+	beforeEach stage = "before_each"
+	afterEach  stage = "after_each"
+	afterAll   stage = "after_all"
 )
 
 // Default hook timeouts, as AgentV: setup gets a minute, teardown half of that.
 const (
-	DefaultSetupTimeout    = 60 * time.Second
-	DefaultTeardownTimeout = 30 * time.Second
+	defaultSetupTimeout    = 60 * time.Second
+	defaultTeardownTimeout = 30 * time.Second
 )
 
-// MaxHookOutput is how much of a hook's stdout and of its stderr is kept (the last bytes).
-const MaxHookOutput = 64 << 10
+// maxHookOutput is how much of a hook's stdout and of its stderr is kept (the last bytes).
+const maxHookOutput = 64 << 10
 
 // hookGrace is how long a stopped hook's processes have between SIGTERM and SIGKILL.
 const hookGrace = 2 * time.Second
 
-// HookInput is the JSON a hook reads on stdin, AgentV's shape. Suite-level hooks (before_all,
+// hookInput is the JSON a hook reads on stdin, AgentV's shape. Suite-level hooks (before_all,
 // after_all) have no test, so TestID, CaseInput and CaseMetadata are left out of their JSON.
-type HookInput struct {
+type hookInput struct {
 	WorkspacePath string         `json:"workspace_path"`
 	TestID        string         `json:"test_id,omitempty"`
 	EvalRunID     string         `json:"eval_run_id"`
@@ -50,18 +50,18 @@ type HookInput struct {
 }
 
 // timeout is the hook's own limit: timeout_ms when set, else the stage default.
-func (s Stage) timeout(h *suite.Hook) time.Duration {
+func (s stage) timeout(h *suite.Hook) time.Duration {
 	switch {
 	case h.TimeoutMS > 0:
 		return time.Duration(h.TimeoutMS) * time.Millisecond
-	case s == BeforeAll || s == BeforeEach:
-		return DefaultSetupTimeout
+	case s == beforeAll || s == beforeEach:
+		return defaultSetupTimeout
 	default:
-		return DefaultTeardownTimeout
+		return defaultTeardownTimeout
 	}
 }
 
-// RunHook runs one hook's command for stage in the workspace dir. Its cwd is h.Cwd resolved
+// runHook runs one hook's command for stage in the workspace dir. Its cwd is h.Cwd resolved
 // against h.Dir (the directory of the file the hook is written in, as in AgentV), or h.Dir, or
 // dir when h.Dir is not set; stdin is in as JSON (workspace_path defaults to dir); the
 // arguments' {{workspace_path}}, {{test_id}}, {{eval_run_id}}, {{case_input}} and
@@ -70,9 +70,9 @@ func (s Stage) timeout(h *suite.Hook) time.Duration {
 // timeout or cancellation everything it started is killed. What a successful before_all or
 // before_each leaves running (a service the tests use) is left to stop, which the caller calls
 // when the suite or the test ends; whatever any other hook leaves is killed when it exits.
-// stop is never nil, and calling it again is harmless. A hook's reset is not RunHook's: see
+// stop is never nil, and calling it again is harmless. A hook's reset is not runHook's: see
 // Manager.
-func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir string, user *proc.User) (stop func(), err error) {
+func runHook(ctx context.Context, stage stage, h *suite.Hook, in hookInput, dir string, user *proc.User) (stop func(), err error) {
 	stop = func() {}
 	name := hookName(stage, h)
 	if len(h.Command) == 0 || h.Command[0] == "" {
@@ -109,8 +109,8 @@ func RunHook(ctx context.Context, stage Stage, h *suite.Hook, in HookInput, dir 
 	cmd.Env = []string{"AGENTV_WORKSPACE_PATH=" + dir}
 	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Grace = hookGrace
-	cmd.Keep = stage == BeforeAll || stage == BeforeEach
-	stdout, stderr := &tailBuffer{max: MaxHookOutput}, &tailBuffer{max: MaxHookOutput}
+	cmd.Keep = stage == beforeAll || stage == beforeEach
+	stdout, stderr := &tailBuffer{max: maxHookOutput}, &tailBuffer{max: maxHookOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	st, err := cmd.Run()
 	switch {
@@ -138,7 +138,7 @@ func output(stdout, stderr *tailBuffer) string {
 }
 
 // hookName is how errors and warnings name a hook: "before_each hook (evals/x.yaml:12)".
-func hookName(stage Stage, h *suite.Hook) string {
+func hookName(stage stage, h *suite.Hook) string {
 	return fmt.Sprintf("%s hook%s", stage, at(h.Pos))
 }
 
@@ -155,7 +155,7 @@ var hookVar = regexp.MustCompile(`\{\{(\w+)\}\}`)
 
 // interpolate replaces AgentV's {{name}} placeholders in a hook's arguments; unknown names are
 // left as written.
-func interpolate(argv []string, in HookInput) []string {
+func interpolate(argv []string, in hookInput) []string {
 	vars := map[string]string{
 		"workspace_path": in.WorkspacePath,
 		"test_id":        in.TestID,

@@ -23,15 +23,15 @@ import (
 func TestRunHookLeftovers(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		stage Stage
+		stage stage
 		fail  bool
 		kept  bool
 	}{
-		{BeforeAll, false, true},
-		{BeforeEach, false, true},
-		{BeforeEach, true, false},
-		{AfterEach, false, false},
-		{AfterAll, false, false},
+		{beforeAll, false, true},
+		{beforeEach, false, true},
+		{beforeEach, true, false},
+		{afterEach, false, false},
+		{afterAll, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s/fail=%v", tc.stage, tc.fail), func(t *testing.T) {
@@ -44,7 +44,7 @@ func TestRunHookLeftovers(t *testing.T) {
 				script += "; exit 1"
 			}
 			start := time.Now()
-			stop, err := RunHook(context.Background(), tc.stage, hook(1, script), HookInput{}, t.TempDir(), nil)
+			stop, err := runHook(context.Background(), tc.stage, hook(1, script), hookInput{}, t.TempDir(), nil)
 			if (err != nil) != tc.fail {
 				t.Fatalf("err = %v", err)
 			}

@@ -41,32 +41,32 @@ func TestRunHookStdinCwdAndEnv(t *testing.T) {
 	abs := t.TempDir()
 	tests := []struct {
 		name    string
-		stage   Stage
+		stage   stage
 		cwd     string
-		in      HookInput
+		in      hookInput
 		wantCwd func(dir string) string
 		absent  []string
 	}{
 		{
 			name:  "before_each in the workspace",
-			stage: BeforeEach,
-			in: HookInput{TestID: "t1", EvalRunID: "run-7", CaseInput: []any{map[string]any{"role": "user", "content": "hi"}},
+			stage: beforeEach,
+			in: hookInput{TestID: "t1", EvalRunID: "run-7", CaseInput: []any{map[string]any{"role": "user", "content": "hi"}},
 				CaseMetadata: map[string]any{"lang": "go"}},
 			wantCwd: func(dir string) string { return dir },
 		},
 		{
 			name:    "relative cwd is under the workspace",
-			stage:   AfterEach,
+			stage:   afterEach,
 			cwd:     "sub",
-			in:      HookInput{TestID: "t2", EvalRunID: "run-7"},
+			in:      hookInput{TestID: "t2", EvalRunID: "run-7"},
 			wantCwd: func(dir string) string { return filepath.Join(dir, "sub") },
 			absent:  []string{"case_input", "case_metadata"},
 		},
 		{
 			name:    "absolute cwd, suite-level hook has no test",
-			stage:   BeforeAll,
+			stage:   beforeAll,
 			cwd:     abs,
-			in:      HookInput{EvalRunID: "run-7"},
+			in:      hookInput{EvalRunID: "run-7"},
 			wantCwd: func(string) string { return abs },
 			absent:  []string{"test_id", "case_input", "case_metadata"},
 		},
@@ -81,7 +81,7 @@ func TestRunHookStdinCwdAndEnv(t *testing.T) {
 			stdin, cwd, env := filepath.Join(out, "stdin.json"), filepath.Join(out, "cwd"), filepath.Join(out, "env")
 			h := hook(3, "cat > "+q(stdin)+"; pwd -P > "+q(cwd)+"; printf %s \"$AGENTV_WORKSPACE_PATH\" > "+q(env))
 			h.Cwd = tc.cwd
-			if _, err := RunHook(context.Background(), tc.stage, h, tc.in, dir, nil); err != nil {
+			if _, err := runHook(context.Background(), tc.stage, h, tc.in, dir, nil); err != nil {
 				t.Fatal(err)
 			}
 			got := readJSON(t, stdin)
@@ -120,27 +120,27 @@ func TestRunHookErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name  string
-		stage Stage
+		stage stage
 		hook  *suite.Hook
 		want  string
 	}{
-		{"exit code and stderr tail", BeforeEach, hook(12, "echo ignored; echo one >&2; echo boom >&2; exit 2"),
+		{"exit code and stderr tail", beforeEach, hook(12, "echo ignored; echo one >&2; echo boom >&2; exit 2"),
 			"before_each hook (evals/ws.yaml:12) exited 2: one | boom"},
-		{"stdout when stderr is empty", AfterAll, hook(4, "echo only stdout; exit 1"),
+		{"stdout when stderr is empty", afterAll, hook(4, "echo only stdout; exit 1"),
 			"after_all hook (evals/ws.yaml:4) exited 1: only stdout"},
-		{"timeout_ms", BeforeAll, &suite.Hook{Command: []string{"sleep", "30"}, TimeoutMS: 200, Pos: suite.Pos{File: "w.yaml", Line: 2}},
+		{"timeout_ms", beforeAll, &suite.Hook{Command: []string{"sleep", "30"}, TimeoutMS: 200, Pos: suite.Pos{File: "w.yaml", Line: 2}},
 			"before_all hook (w.yaml:2) timed out after 200ms"},
-		{"no command", AfterEach, &suite.Hook{Pos: suite.Pos{File: "w.yaml", Line: 9}},
+		{"no command", afterEach, &suite.Hook{Pos: suite.Pos{File: "w.yaml", Line: 9}},
 			"after_each hook (w.yaml:9) has no command"},
-		{"missing program", BeforeEach, &suite.Hook{Command: []string{"/nonexistent/evalgate-hook"}},
+		{"missing program", beforeEach, &suite.Hook{Command: []string{"/nonexistent/evalgate-hook"}},
 			"before_each hook: fork/exec /nonexistent/evalgate-hook"},
-		{"missing cwd", BeforeEach, &suite.Hook{Command: []string{"true"}, Cwd: "nope"},
+		{"missing cwd", beforeEach, &suite.Hook{Command: []string{"true"}, Cwd: "nope"},
 			"before_each hook: cwd "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := RunHook(context.Background(), tc.stage, tc.hook, HookInput{}, t.TempDir(), nil)
+			_, err := runHook(context.Background(), tc.stage, tc.hook, hookInput{}, t.TempDir(), nil)
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want prefix %q", err, tc.want)
 			}
@@ -155,7 +155,7 @@ func TestRunHookTimeoutKillsProcessGroup(t *testing.T) {
 	h := hook(1, "trap '' TERM; sleep 30 & echo $$ $! > "+q(pids)+"; wait")
 	h.TimeoutMS = 300
 	start := time.Now()
-	_, err := RunHook(context.Background(), BeforeEach, h, HookInput{}, t.TempDir(), nil)
+	_, err := runHook(context.Background(), beforeEach, h, hookInput{}, t.TempDir(), nil)
 	if err == nil || !strings.Contains(err.Error(), "timed out after 300ms") {
 		t.Fatalf("err = %v", err)
 	}
@@ -191,7 +191,7 @@ func TestRunHookCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	_, err := RunHook(ctx, BeforeEach, hook(1, "sleep 30"), HookInput{}, t.TempDir(), nil)
+	_, err := runHook(ctx, beforeEach, hook(1, "sleep 30"), hookInput{}, t.TempDir(), nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}

@@ -11,7 +11,7 @@ import (
 type Lease struct {
 	m  *Manager
 	w  *Workspace
-	in HookInput
+	in hookInput
 	// ctx is Acquire's context without its cancellation: after_each is teardown and must run
 	// even when the test timed out; the hook's own timeout bounds it.
 	ctx context.Context
@@ -25,7 +25,7 @@ type Lease struct {
 	err  error
 }
 
-func newLease(ctx context.Context, m *Manager, w *Workspace, in HookInput, stop func()) *Lease {
+func newLease(ctx context.Context, m *Manager, w *Workspace, in hookInput, stop func()) *Lease {
 	return &Lease{m: m, w: w, in: in, ctx: context.WithoutCancel(ctx), stop: stop, base: w.current()}
 }
 
@@ -45,16 +45,16 @@ func (l *Lease) Close(keep bool) (string, error) {
 }
 
 func (l *Lease) close(keep bool) (string, error) {
-	if h := l.m.hook(AfterEach); h != nil {
+	if h := l.m.hook(afterEach); h != nil {
 		command := len(h.Command) > 0
 		// A per_test workspace is not used again: reset it only for a command to see.
 		if reset, strict := resets(h); reset && (l.m.Shared() || command) {
 			if err := l.m.reset(l.ctx, l.w, l.base, strict); err != nil {
-				l.m.warn(fmt.Errorf("%s: reset: %w", hookName(AfterEach, h), err))
+				l.m.warn(fmt.Errorf("%s: reset: %w", hookName(afterEach, h), err))
 			}
 		}
 		if command {
-			if _, err := RunHook(l.ctx, AfterEach, h, l.in, l.w.Dir(), l.m.opts.User); err != nil {
+			if _, err := runHook(l.ctx, afterEach, h, l.in, l.w.Dir(), l.m.opts.User); err != nil {
 				l.m.warn(err)
 			}
 		}

@@ -98,17 +98,17 @@ func (m *Manager) Shared() bool { return m.spec.Isolation == "shared" || m.stati
 func (m *Manager) static() bool { return m.spec.Path != "" }
 
 // hook is the spec's hook for stage, nil when there is none or hooks are disabled.
-func (m *Manager) hook(stage Stage) *suite.Hook {
+func (m *Manager) hook(stage stage) *suite.Hook {
 	h := m.spec.Hooks
 	if h.Disabled {
 		return nil
 	}
 	switch stage {
-	case BeforeAll:
+	case beforeAll:
 		return h.BeforeAll
-	case BeforeEach:
+	case beforeEach:
 		return h.BeforeEach
-	case AfterEach:
+	case afterEach:
 		return h.AfterEach
 	default:
 		return h.AfterAll
@@ -129,12 +129,12 @@ func (m *Manager) Acquire(ctx context.Context, testID string, caseInput any, met
 	if err := m.setup(ctx); err != nil {
 		return nil, err
 	}
-	in := HookInput{TestID: testID, EvalRunID: m.opts.RunID, CaseInput: caseInput, CaseMetadata: metadata}
+	in := hookInput{TestID: testID, EvalRunID: m.opts.RunID, CaseInput: caseInput, CaseMetadata: metadata}
 	if m.Shared() {
 		if err := m.lock(ctx); err != nil {
 			return nil, fmt.Errorf("workspace: waiting for the shared workspace: %w", err)
 		}
-		if reset, strict := resets(m.hook(BeforeEach)); reset {
+		if reset, strict := resets(m.hook(beforeEach)); reset {
 			if err := m.reset(ctx, m.shared, m.origin, strict); err != nil {
 				m.unlock()
 				return nil, fmt.Errorf("before_each reset: %w", err)
@@ -169,12 +169,12 @@ func (m *Manager) Acquire(ctx context.Context, testID string, caseInput any, met
 // beforeEach runs the before_each command and moves the baseline past what it (and, when
 // always, an earlier test or a reset) changed. stop ends what the hook left running; on an
 // error it has been ended already.
-func (m *Manager) beforeEach(ctx context.Context, w *Workspace, in HookInput, always bool) (stop func(), err error) {
+func (m *Manager) beforeEach(ctx context.Context, w *Workspace, in hookInput, always bool) (stop func(), err error) {
 	stop = func() {}
-	h := m.hook(BeforeEach)
+	h := m.hook(beforeEach)
 	ran := h != nil && len(h.Command) > 0
 	if ran {
-		if stop, err = RunHook(ctx, BeforeEach, h, in, w.Dir(), m.opts.User); err != nil {
+		if stop, err = runHook(ctx, beforeEach, h, in, w.Dir(), m.opts.User); err != nil {
 			return stop, err
 		}
 	}
@@ -245,9 +245,9 @@ func (m *Manager) Close(ctx context.Context) error {
 	if m.shared != nil {
 		dir = m.shared.Dir()
 	}
-	if h := m.hook(AfterAll); h != nil && len(h.Command) > 0 && m.setupErr == nil {
-		in := HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}
-		if _, err := RunHook(context.WithoutCancel(ctx), AfterAll, h, in, dir, m.opts.User); err != nil {
+	if h := m.hook(afterAll); h != nil && len(h.Command) > 0 && m.setupErr == nil {
+		in := hookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}
+		if _, err := runHook(context.WithoutCancel(ctx), afterAll, h, in, dir, m.opts.User); err != nil {
 			m.warn(err)
 		}
 	}

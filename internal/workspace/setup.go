@@ -49,7 +49,7 @@ func (m *Manager) runSetup(ctx context.Context) error {
 		}
 		m.home = home
 	}
-	before, after := m.hook(BeforeAll), m.hook(AfterAll)
+	before, after := m.hook(beforeAll), m.hook(afterAll)
 	var dir string
 	switch {
 	case m.static():
@@ -81,7 +81,7 @@ func (m *Manager) runSetup(ctx context.Context) error {
 		return nil
 	}
 	if before != nil && len(before.Command) > 0 {
-		stop, err := RunHook(ctx, BeforeAll, before, HookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}, dir, m.opts.User)
+		stop, err := runHook(ctx, beforeAll, before, hookInput{WorkspacePath: dir, EvalRunID: m.opts.RunID}, dir, m.opts.User)
 		m.stopSetup = stop
 		if err != nil {
 			return err
@@ -141,8 +141,8 @@ func (m *Manager) openStatic(ctx context.Context) (*Workspace, error) {
 // keepOrigin records, when a reset may need them, the shared workspace as setup left it and a
 // copy of each repo's .git.
 func (m *Manager) keepOrigin(ctx context.Context) error {
-	before, _ := resets(m.hook(BeforeEach))
-	after, _ := resets(m.hook(AfterEach))
+	before, _ := resets(m.hook(beforeEach))
+	after, _ := resets(m.hook(afterEach))
 	if !before && !after {
 		return nil
 	}

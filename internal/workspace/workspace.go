@@ -31,8 +31,8 @@ import (
 	"github.com/evalgate/evalgate/internal/proc"
 )
 
-// ErrNoGit is returned when git is not installed: diffs cannot be taken without it.
-var ErrNoGit = errors.New("git is required for workspace diffs; install git")
+// errNoGit is returned when git is not installed: diffs cannot be taken without it.
+var errNoGit = errors.New("git is required for workspace diffs; install git")
 
 // Workspace is one prepared directory and evalgate's baseline repository for it.
 type Workspace struct {
@@ -75,7 +75,7 @@ func prepare(ctx context.Context, parent, template string, owner *proc.User) (*W
 // it as the baseline and hands it to owner.
 func create(ctx context.Context, parent string, owner *proc.User, fill func(dir string) error) (*Workspace, error) {
 	if _, err := exec.LookPath("git"); err != nil {
-		return nil, ErrNoGit
+		return nil, errNoGit
 	}
 	dir, err := os.MkdirTemp(parent, "evalgate-ws-")
 	if err != nil {
@@ -121,7 +121,7 @@ func start(ctx context.Context, parent, dir string, inPlace bool, owner *proc.Us
 // open takes the existing directory dir as a workspace in place (a static workspace).
 func open(ctx context.Context, parent, dir string) (*Workspace, error) {
 	if _, err := exec.LookPath("git"); err != nil {
-		return nil, ErrNoGit
+		return nil, errNoGit
 	}
 	// The workspace's identity is the directory, not a link to it.
 	real, err := filepath.EvalSymlinks(dir)

@@ -77,7 +77,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		}
 		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 	}))
-	mux.HandleFunc("DELETE "+repoPath+"issues/comments/{id}", s.handle(DeleteComment, func(w http.ResponseWriter, r *http.Request, _ []byte) {
+	mux.HandleFunc("DELETE "+repoPath+"issues/comments/{id}", s.handle(deleteComment, func(w http.ResponseWriter, r *http.Request, _ []byte) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		for i, c := range s.comments {

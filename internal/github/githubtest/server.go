@@ -26,7 +26,7 @@ const (
 	ListComments   = "GET comments"
 	CreateComment  = "POST comments"
 	EditComment    = "PATCH comment"
-	DeleteComment  = "DELETE comment"
+	deleteComment  = "DELETE comment"
 	CreateCheck    = "POST check-runs"
 	UpdateCheck    = "PATCH check-run"
 	ListChecks     = "GET check-runs"

@@ -11,7 +11,7 @@ import (
 // Route names for Fail (workflow runs).
 const (
 	ListWorkflowRuns = "GET workflow runs"
-	GetWorkflowRun   = "GET workflow run"
+	getWorkflowRun   = "GET workflow run"
 )
 
 // WorkflowRun is a workflow run in the fake's state.
@@ -117,7 +117,7 @@ func (s *Server) workflowRoutes(mux *http.ServeMux) {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"total_count": total, "workflow_runs": out})
 	}))
-	mux.HandleFunc("GET "+repoPath+"actions/runs/{id}", s.handle(GetWorkflowRun, func(w http.ResponseWriter, r *http.Request, _ []byte) {
+	mux.HandleFunc("GET "+repoPath+"actions/runs/{id}", s.handle(getWorkflowRun, func(w http.ResponseWriter, r *http.Request, _ []byte) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		run := s.run(r.PathValue("id"))

@@ -16,8 +16,8 @@ import (
 	"github.com/evalgate/evalgate/internal/llm"
 )
 
-// Row is one recorded reply. Empty Suite and Grader, and nil Sample and Attempt, match any.
-type Row struct {
+// row is one recorded reply. Empty Suite and Grader, and nil Sample and Attempt, match any.
+type row struct {
 	TestID  string          `json:"test_id"`
 	Suite   string          `json:"suite,omitempty"`
 	Grader  string          `json:"grader,omitempty"`
@@ -30,7 +30,7 @@ type Row struct {
 // Client replies from its configuration; it is safe for concurrent use (read-only after New).
 type Client struct {
 	response string
-	rows     []*Row
+	rows     []*row
 	delay    time.Duration
 	err      string
 	usage    llm.Usage
@@ -38,8 +38,8 @@ type Client struct {
 
 var _ llm.Client = (*Client)(nil)
 
-// MaxRepliesSize bounds a replies file.
-const MaxRepliesSize = 256 << 20
+// maxRepliesSize bounds a replies file.
+const maxRepliesSize = 256 << 20
 
 // Option configures New.
 type Option func(*options)
@@ -88,13 +88,13 @@ func New(settings map[string]any, dir string, opts ...Option) (*Client, error) {
 	return c, nil
 }
 
-func load(root, path string) ([]*Row, error) {
-	data, err := fsroot.ReadFile(root, path, MaxRepliesSize)
+func load(root, path string) ([]*row, error) {
+	data, err := fsroot.ReadFile(root, path, maxRepliesSize)
 	if err != nil {
 		return nil, fmt.Errorf("mock replies: %w", err)
 	}
-	var rows []*Row
-	err = jsonl.Each(data, path, func(_ int, r *Row) error {
+	var rows []*row
+	err = jsonl.Each(data, path, func(_ int, r *row) error {
 		if r.TestID == "" || r.Reply == nil {
 			return errors.New("a reply row needs test_id and reply")
 		}
@@ -134,8 +134,8 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 }
 
 // match picks the row that matches the tag with the most fields set.
-func (c *Client) match(tag llm.Tag) *Row {
-	var best *Row
+func (c *Client) match(tag llm.Tag) *row {
+	var best *row
 	bestScore := -1
 	for _, r := range c.rows {
 		if r.TestID != tag.TestID ||

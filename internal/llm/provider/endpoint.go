@@ -13,8 +13,8 @@ import (
 	"github.com/evalgate/evalgate/internal/providers"
 )
 
-// DefaultTimeout bounds one attempt of one call, reply body included.
-const DefaultTimeout = 2 * time.Minute
+// defaultTimeout bounds one attempt of one call, reply body included.
+const defaultTimeout = 2 * time.Minute
 
 // Endpoint is a targets.yaml entry for a model vendor, resolved: environment defaults
 // applied, numbers parsed, retry and limit settings read.
@@ -100,7 +100,7 @@ func Resolve(e Entry, getenv func(string) string) (*Endpoint, error) {
 	}
 	ep.MaxOutputTokens = s.integer("max_output_tokens", "max_tokens")
 	ep.Structured = s.boolean("structured_output", true)
-	ep.Timeout = DefaultTimeout
+	ep.Timeout = defaultTimeout
 	if f, ok := s.nonNeg("request_timeout_seconds"); ok && f > 0 {
 		ep.Timeout = time.Duration(f * float64(time.Second))
 	}

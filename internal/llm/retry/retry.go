@@ -103,7 +103,7 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 }
 
 func (c *Client) once(ctx context.Context, req *llm.Request) (*llm.Response, error) {
-	release, err := c.Limiter.Acquire(ctx, Estimate(req))
+	release, err := c.Limiter.Acquire(ctx, estimate(req))
 	if err != nil {
 		// The limiter fails only when the caller's deadline cannot be met: asking again
 		// cannot help.
@@ -161,9 +161,9 @@ func (c *Client) final(err error, attempts int) error {
 	return fmt.Errorf("%s %s: after %d attempt(s): %w", c.Provider, c.Model, attempts, err)
 }
 
-// Estimate guesses a request's token cost for the tokens-per-minute limit: about four bytes
+// estimate guesses a request's token cost for the tokens-per-minute limit: about four bytes
 // a token for the prompt, plus the reply cap (or 512 when uncapped).
-func Estimate(req *llm.Request) int {
+func estimate(req *llm.Request) int {
 	n := len(req.System)
 	for _, m := range req.Messages {
 		n += len(m.Content)

@@ -23,11 +23,11 @@ import (
 
 // Limits on what an agent can make evalgate hold.
 const (
-	// MaxOutput caps captured stdout and stderr each; the rest is drained and dropped so the
+	// maxOutput caps captured stdout and stderr each; the rest is drained and dropped so the
 	// agent never blocks on a full pipe.
-	MaxOutput = 8 << 20
-	// DefaultTimeout bounds one agent run (timeout_seconds overrides it).
-	DefaultTimeout = 5 * time.Minute
+	maxOutput = 8 << 20
+	// defaultTimeout bounds one agent run (timeout_seconds overrides it).
+	defaultTimeout = 5 * time.Minute
 	// killGrace is how long the process group has between SIGTERM and SIGKILL.
 	killGrace = 2 * time.Second
 )
@@ -36,23 +36,23 @@ var placeholders = map[string]bool{"PROMPT": true, "PROMPT_FILE": true, "OUTPUT_
 
 var placeholder = regexp.MustCompile(`\{([A-Z_]+)\}`)
 
-// ErrEmptyAnswer is returned when the agent produced neither text nor tool calls.
-var ErrEmptyAnswer = errors.New("agent returned an empty answer")
+// errEmptyAnswer is returned when the agent produced neither text nor tool calls.
+var errEmptyAnswer = errors.New("agent returned an empty answer")
 
-// ErrTooBig is an answer larger than MaxOutput: evalgate will not grade a cut answer.
-var ErrTooBig = errors.New("answer is larger than 8 MiB")
+// errTooBig is an answer larger than maxOutput: evalgate will not grade a cut answer.
+var errTooBig = errors.New("answer is larger than 8 MiB")
 
-// ErrLingering is an agent that exited with processes it started still running, in a suite
+// errLingering is an agent that exited with processes it started still running, in a suite
 // whose execution.background_processes is error.
-var ErrLingering = errors.New("left background processes running after it exited (evalgate killed them)")
+var errLingering = errors.New("left background processes running after it exited (evalgate killed them)")
 
-// NoteLingering is the note on a test whose agent left background processes (a language
+// noteLingering is the note on a test whose agent left background processes (a language
 // server, a build daemon): they were killed, and the test is graded all the same.
-const NoteLingering = "the agent left background processes running after it exited; evalgate killed them"
+const noteLingering = "the agent left background processes running after it exited; evalgate killed them"
 
-// BackgroundError is the execution.background_processes value that makes leaving background
+// backgroundError is the execution.background_processes value that makes leaving background
 // processes an error of the test.
-const BackgroundError = "error"
+const backgroundError = "error"
 
 // Target runs a command per test.
 type Target struct {
@@ -85,7 +85,7 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 			return nil, fmt.Errorf("cli target %s: unknown placeholder {%s} (use PROMPT, PROMPT_FILE, OUTPUT_FILE, FILES, EVAL_ID or ATTEMPT)", cfg.Name, m[1])
 		}
 	}
-	t := &Target{name: cfg.Name, command: cmd, timeout: DefaultTimeout, cwd: cfg.Dir, format: toolcall.AgentV}
+	t := &Target{name: cfg.Name, command: cmd, timeout: defaultTimeout, cwd: cfg.Dir, format: toolcall.AgentV}
 	if s, ok := number(cfg.Settings["timeout_seconds"]); ok && s > 0 {
 		t.timeout = time.Duration(s * float64(time.Second))
 	}
@@ -140,8 +140,8 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 		return nil, fmt.Errorf("agent %s: %w", t.name, err)
 	}
 	stdout, stderr := res.stdout, res.stderr
-	if res.lingered && req.Suite != nil && req.Suite.BackgroundProcesses == BackgroundError {
-		return nil, fmt.Errorf("agent %s %w", t.name, ErrLingering)
+	if res.lingered && req.Suite != nil && req.Suite.BackgroundProcesses == backgroundError {
+		return nil, fmt.Errorf("agent %s %w", t.name, errLingering)
 	}
 	if req.Workspace != "" {
 		if _, err := os.Stat(req.Workspace); err != nil {
@@ -152,7 +152,7 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 	if usesOutput {
 		b, err := readCapped(files, "output.json")
 		if err != nil {
-			if errors.Is(err, ErrTooBig) {
+			if errors.Is(err, errTooBig) {
 				return nil, fmt.Errorf("agent %s: output file: %w", t.name, err)
 			}
 			return nil, fmt.Errorf("agent %s wrote no output file: %w (stderr: %s)", t.name, err, tail(stderr))
@@ -161,7 +161,7 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 	} else if res.dropped > 0 {
 		// stdout is the answer here: grading its first 8 MiB would grade something the agent
 		// did not say.
-		return nil, fmt.Errorf("agent %s: stdout: %w (%d bytes more)", t.name, ErrTooBig, res.dropped)
+		return nil, fmt.Errorf("agent %s: stdout: %w (%d bytes more)", t.name, errTooBig, res.dropped)
 	}
 	out, err := toolcall.Parse(t.format, raw)
 	if err != nil {
@@ -170,14 +170,14 @@ func (t *Target) Run(ctx context.Context, req *target.Request) (*result.Output, 
 	// An agent that only used tools (edited files, say) or answered with files still has
 	// something to grade.
 	if strings.TrimSpace(out.Answer) == "" && len(out.ToolCalls) == 0 && !answersWithFiles(out) {
-		return nil, fmt.Errorf("cli target %s: %w", t.name, ErrEmptyAnswer)
+		return nil, fmt.Errorf("cli target %s: %w", t.name, errEmptyAnswer)
 	}
 	if out.DurationMS == 0 {
 		out.DurationMS = time.Since(start).Milliseconds()
 	}
 	out.Workspace = req.Workspace
 	if res.lingered {
-		out.Notes = append(out.Notes, NoteLingering)
+		out.Notes = append(out.Notes, noteLingering)
 	}
 	if out.Dir, err = filepath.Abs(cwd); err != nil {
 		out.Dir = cwd
@@ -232,7 +232,7 @@ func (t *Target) exec(ctx context.Context, command, cwd string, timeout time.Dur
 	defer cancel()
 	cmd := proc.Command(ctx, "sh", "-c", command)
 	cmd.Dir, cmd.Env, cmd.Grace, cmd.User = cwd, t.env, killGrace, user
-	stdout, stderr := &capped{max: MaxOutput}, &capped{max: MaxOutput}
+	stdout, stderr := &capped{max: maxOutput}, &capped{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start: %w", err)

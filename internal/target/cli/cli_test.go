@@ -101,7 +101,7 @@ func TestFloodIsAnError(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := tg.Run(context.Background(), req("x", "")); !errors.Is(err, ErrTooBig) {
+			if _, err := tg.Run(context.Background(), req("x", "")); !errors.Is(err, errTooBig) {
 				t.Fatalf("err = %v, want ErrTooBig", err)
 			}
 		})
@@ -112,7 +112,7 @@ func TestFloodIsAnError(t *testing.T) {
 // is still graded, with a note, unless the suite's execution.background_processes is error.
 func TestLingeringChildIsKilledAndReported(t *testing.T) {
 	t.Parallel()
-	for _, policy := range []string{"", "kill", BackgroundError} {
+	for _, policy := range []string{"", "kill", backgroundError} {
 		t.Run("policy "+policy, func(t *testing.T) {
 			t.Parallel()
 			pidFile := filepath.Join(t.TempDir(), "pid")
@@ -120,12 +120,12 @@ func TestLingeringChildIsKilledAndReported(t *testing.T) {
 			r := req("linger", t.TempDir())
 			r.Suite.BackgroundProcesses = policy
 			out, err := tg.Run(context.Background(), r)
-			if policy == BackgroundError {
-				if !errors.Is(err, ErrLingering) {
+			if policy == backgroundError {
+				if !errors.Is(err, errLingering) {
 					t.Fatalf("err = %v, want ErrLingering", err)
 				}
-			} else if err != nil || len(out.Notes) != 1 || out.Notes[0] != NoteLingering || out.Answer == "" {
-				t.Fatalf("Run = %+v, %v; want an answer with the note %q", out, err, NoteLingering)
+			} else if err != nil || len(out.Notes) != 1 || out.Notes[0] != noteLingering || out.Answer == "" {
+				t.Fatalf("Run = %+v, %v; want an answer with the note %q", out, err, noteLingering)
 			}
 			b, err := os.ReadFile(pidFile)
 			if err != nil {

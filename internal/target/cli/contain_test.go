@@ -29,8 +29,8 @@ func TestDetachedChildrenAreKilled(t *testing.T) {
 		want          error
 		wantText      string
 	}{
-		{name: "setsid daemon", command: daemon + " echo done", want: ErrLingering},
-		{name: "double fork", command: `sh -c '` + strings.ReplaceAll(daemon, "'", `'\''`) + `'; echo done`, want: ErrLingering},
+		{name: "setsid daemon", command: daemon + " echo done", want: errLingering},
+		{name: "double fork", command: `sh -c '` + strings.ReplaceAll(daemon, "'", `'\''`) + `'; echo done`, want: errLingering},
 		{name: "daemon of an agent that times out", command: daemon + " sleep 300", timeout: 0.5,
 			wantText: "timed out after 500ms"},
 	}
@@ -47,7 +47,7 @@ func TestDetachedChildrenAreKilled(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := req("x", t.TempDir())
-			r.Suite.BackgroundProcesses = BackgroundError
+			r.Suite.BackgroundProcesses = backgroundError
 			_, err = tg.Run(context.Background(), r)
 			if tt.want != nil && !errors.Is(err, tt.want) || err == nil || !strings.Contains(err.Error(), tt.wantText) {
 				t.Fatalf("err = %v, want %v %q", err, tt.want, tt.wantText)

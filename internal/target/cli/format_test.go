@@ -94,7 +94,7 @@ func TestEmptyAnswerIsSentinel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tg.Run(context.Background(), req("p", "")); !errors.Is(err, ErrEmptyAnswer) {
+	if _, err := tg.Run(context.Background(), req("p", "")); !errors.Is(err, errEmptyAnswer) {
 		t.Fatalf("err = %v, want ErrEmptyAnswer", err)
 	}
 }

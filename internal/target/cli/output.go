@@ -35,7 +35,7 @@ func (c *capped) Write(p []byte) (int, error) {
 // Bytes returns what was kept.
 func (c *capped) Bytes() []byte { return c.buf.Bytes() }
 
-// readCapped reads an output file of at most MaxOutput bytes; a larger one is ErrTooBig, not
+// readCapped reads an output file of at most maxOutput bytes; a larger one is errTooBig, not
 // silently cut (a cut JSON file would read as "invalid JSON", a cut text as a shorter answer).
 func readCapped(dir *os.Root, name string) ([]byte, error) {
 	// Through the directory opened before the agent ran: a link the agent put there (or a
@@ -57,12 +57,12 @@ func readCapped(dir *os.Root, name string) ([]byte, error) {
 	} else if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", name)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxOutput+1))
+	b, err := io.ReadAll(io.LimitReader(f, maxOutput+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > MaxOutput {
-		return nil, ErrTooBig
+	if len(b) > maxOutput {
+		return nil, errTooBig
 	}
 	return b, nil
 }

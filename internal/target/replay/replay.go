@@ -17,9 +17,9 @@ import (
 	"github.com/evalgate/evalgate/internal/target"
 )
 
-// Row is one recorded output. Answer may be given as answer, text, or the last assistant
+// row is one recorded output. Answer may be given as answer, text, or the last assistant
 // message of output (AgentV's CLI output shape).
-type Row struct {
+type row struct {
 	TestID      string            `json:"test_id"`
 	Suite       string            `json:"suite,omitempty"`
 	Answer      *string           `json:"answer,omitempty"`
@@ -46,13 +46,13 @@ type message struct {
 // Target serves recorded outputs.
 type Target struct {
 	path string
-	rows map[string]*Row // key: suite + "\x00" + test id, or "\x00" + test id
+	rows map[string]*row // key: suite + "\x00" + test id, or "\x00" + test id
 }
 
 var _ target.Target = (*Target)(nil)
 
-// MaxOutputsSize bounds an outputs file: recorded outputs carry whole diffs and transcripts.
-const MaxOutputsSize = 1 << 30
+// maxOutputsSize bounds an outputs file: recorded outputs carry whole diffs and transcripts.
+const maxOutputsSize = 1 << 30
 
 // New loads the outputs file named by `outputs:` (alias `fixtures:`), relative to the targets
 // file's directory and read inside cfg.Root (fsroot.Default of that directory when unset):
@@ -73,7 +73,7 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 	if root == "" {
 		root = fsroot.Default(cfg.Dir)
 	}
-	data, err := fsroot.ReadFile(root, path, MaxOutputsSize)
+	data, err := fsroot.ReadFile(root, path, maxOutputsSize)
 	if err != nil {
 		return nil, fmt.Errorf("replay target %s: %w", cfg.Name, err)
 	}
@@ -84,9 +84,9 @@ func New(cfg *suite.TargetConfig) (*Target, error) {
 	return &Target{path: path, rows: rows}, nil
 }
 
-func parse(data []byte, path string) (map[string]*Row, error) {
-	rows := map[string]*Row{}
-	err := jsonl.Each(data, path, func(_ int, r *Row) error {
+func parse(data []byte, path string) (map[string]*row, error) {
+	rows := map[string]*row{}
+	err := jsonl.Each(data, path, func(_ int, r *row) error {
 		if r.TestID == "" {
 			return errors.New("row has no test_id")
 		}
