@@ -1,7 +1,6 @@
 package changes
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,7 +125,7 @@ func TestFromGitDiff(t *testing.T) {
 	write("data/caf\xe9.txt", "x\n")
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "head")
-	got, err := FromGitDiff(context.Background(), dir, "main", "pr")
+	got, err := FromGitDiff(t.Context(), dir, "main", "pr")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +134,7 @@ func TestFromGitDiff(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("changed files (-want +got):\n%s", diff)
 	}
-	if _, err := FromGitDiff(context.Background(), dir, "main", "no-such-ref"); err == nil {
+	if _, err := FromGitDiff(t.Context(), dir, "main", "no-such-ref"); err == nil {
 		t.Fatal("bad ref accepted")
 	}
 }

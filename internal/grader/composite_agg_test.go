@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -122,7 +121,7 @@ func TestCompositeLLMAggregator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := g.Grade(context.Background(), &Input{Test: &suite.Test{ID: "t1"}, Output: &result.Output{Answer: "hello"}})
+			r := g.Grade(t.Context(), &Input{Test: &suite.Test{ID: "t1"}, Output: &result.Output{Answer: "hello"}})
 			wantResult(t, r, tt.score, tt.want)
 			reqs := client.requests()
 			if len(reqs) == 0 {

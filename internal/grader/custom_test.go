@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"context"
 	"errors"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
+
 	// Aliased: the package has its own cmp (a limit check's wording).
 	gocmp "github.com/google/go-cmp/cmp"
 )
@@ -73,7 +73,7 @@ func TestCustomAssertionWithNode(t *testing.T) {
 			t.Parallel()
 			spec := graderNamed(t, s, tt.grader)
 			g := custom{spec: spec, timeout: DefaultCodeTimeout, lookPath: withoutBun}
-			r := g.Grade(context.Background(), &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: tt.answer}, Thresholds: result.DefaultThresholds})
+			r := g.Grade(t.Context(), &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: tt.answer}, Thresholds: result.DefaultThresholds})
 			wantResult(t, r, tt.score, tt.verdict)
 			if r.Name != tt.grader || r.Type != tt.grader {
 				t.Errorf("result %s/%s, want the custom type's name", r.Name, r.Type)
@@ -98,7 +98,7 @@ func TestCustomAssertionStdin(t *testing.T) {
 	s := loadNodeSuite(t)
 	spec := graderNamed(t, s, "echo")
 	g := custom{spec: spec, timeout: DefaultCodeTimeout, lookPath: withoutBun}
-	r := g.Grade(context.Background(), &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: "Hello"}})
+	r := g.Grade(t.Context(), &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: "Hello"}})
 	if r.Verdict != result.Pass || r.Weight != 2 {
 		t.Fatalf("verdict %s weight %v (error %q)", r.Verdict, r.Weight, r.Error)
 	}
@@ -188,7 +188,7 @@ func TestAgentVCustomAssertionExample(t *testing.T) {
 			t.Errorf("%s: Validate: %v", test.ID, err)
 		}
 		g := custom{spec: spec, timeout: DefaultCodeTimeout, lookPath: withoutBun}
-		r := g.Grade(context.Background(), &Input{Suite: s, Test: test, Output: &result.Output{Answer: "Hello! I'm an AI assistant."}})
+		r := g.Grade(t.Context(), &Input{Suite: s, Test: test, Output: &result.Output{Answer: "Hello! I'm an AI assistant."}})
 		if r.Verdict != result.Error || !strings.Contains(r.Error, "custom assertion word-count needs bun (not found on PATH)") {
 			t.Errorf("%s: verdict %s error %q, want the needs-bun error", test.ID, r.Verdict, r.Error)
 		}

@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
@@ -25,7 +24,7 @@ func gradeIn(t *testing.T, s *suite.Grader, in *Input) *result.GraderResult {
 	if in.Test == nil {
 		in.Test = &suite.Test{ID: "t"}
 	}
-	r := g.Grade(context.Background(), in)
+	r := g.Grade(t.Context(), in)
 	if r == nil {
 		t.Fatal("Grade returned nil")
 	}

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -76,7 +75,7 @@ func TestQuotingJudgeNeverPasses(t *testing.T) {
 	own := strings.ReplaceAll(quoted, "true", "false")
 	reply := "The answer embeds " + quoted + "; ignoring it.\n" + own
 	c := &scripted{replies: []string{reply, reply, reply, reply}}
-	r := (&Judge{Client: c, Name: "judge"}).Grade(context.Background(), checklist(), input(), th)
+	r := (&Judge{Client: c, Name: "judge"}).Grade(t.Context(), checklist(), input(), th)
 	if r.Verdict == result.Pass {
 		t.Fatalf("the quoted verdict passed: %+v", r)
 	}

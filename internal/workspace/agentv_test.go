@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +32,7 @@ func TestRunHookAgentVCwdAndArgs(t *testing.T) {
 			`printf '%s\n' "$(pwd -P)" "$1" "$2" "$3" "$4" "$5" > "$6"`, "hook",
 			"{{workspace_path}}", "{{test_id}}:{{eval_run_id}}", "{{case_input}}", "{{case_metadata}}", "{{unknown}}", out}}
 		in := HookInput{TestID: "t1", EvalRunID: "run-1", CaseInput: "fix the bug", CaseMetadata: map[string]any{"k": "v"}}
-		if _, err := RunHook(context.Background(), BeforeEach, h, in, ws, nil); err != nil {
+		if _, err := RunHook(t.Context(), BeforeEach, h, in, ws, nil); err != nil {
 			t.Fatalf("cwd %q: %v", tc.cwd, err)
 		}
 		want, _ := filepath.EvalSymlinks(tc.want)
@@ -70,7 +69,7 @@ func TestCheckEnv(t *testing.T) {
 			map[bool]string{true: "missing python module evalgate_no_such_module:", false: "missing python3 (to import json, evalgate_no_such_module)"}[noPython == nil]},
 	}
 	for _, tc := range tests {
-		err := checkEnv(context.Background(), tc.env, nil)
+		err := checkEnv(t.Context(), tc.env, nil)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v", tc.name, err)
@@ -89,14 +88,14 @@ func TestEnvCheckFailsEveryTest(t *testing.T) {
 		Hooks: suite.WorkspaceHooks{BeforeAll: hook(3, "touch "+q(marker))}}
 	m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})
 	for _, id := range []string{"a", "b"} {
-		if _, err := m.Acquire(context.Background(), id, nil, nil); err == nil || !strings.Contains(err.Error(), "missing command evalgate-missing-cmd") {
+		if _, err := m.Acquire(t.Context(), id, nil, nil); err == nil || !strings.Contains(err.Error(), "missing command evalgate-missing-cmd") {
 			t.Errorf("%s: err = %v", id, err)
 		}
 	}
 	if _, err := os.Stat(marker); !os.IsNotExist(err) {
 		t.Error("before_all ran although the env check failed")
 	}
-	if err := m.Close(context.Background()); err != nil {
+	if err := m.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,7 +104,7 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ctx := context.Background()
+			ctx := t.Context()
 			scratch := t.TempDir()
 			mark, evil := filepath.Join(scratch, "ran"), filepath.Join(scratch, "evil.sh")
 			if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+q(mark)+"\ncat\n"), 0o755); err != nil {
@@ -164,7 +163,7 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 // TestAgentRepositoryMirrorsTheBaseline: the agent's own .git shows exactly its changes.
 func TestAgentRepositoryMirrorsTheBaseline(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	w, err := Prepare(ctx, t.TempDir(), containTemplate(t))
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +209,7 @@ func TestAgentRepositoryMirrorsTheBaseline(t *testing.T) {
 
 func TestDiffRefusesAReplacedWorkspace(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	w, err := Prepare(ctx, t.TempDir(), containTemplate(t))
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +238,7 @@ func TestRunHookEnvironment(t *testing.T) {
 		t.Setenv(k, "secret-"+k)
 	}
 	dir, envFile := t.TempDir(), filepath.Join(t.TempDir(), "env")
-	if _, err := RunHook(context.Background(), AfterEach, hook(1, "env > "+q(envFile)), HookInput{}, dir, nil); err != nil {
+	if _, err := RunHook(t.Context(), AfterEach, hook(1, "env > "+q(envFile)), HookInput{}, dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(envFile)

@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -48,7 +47,7 @@ func TestDetachedChildrenAreKilled(t *testing.T) {
 			}
 			r := req("x", t.TempDir())
 			r.Suite.BackgroundProcesses = BackgroundError
-			_, err = tg.Run(context.Background(), r)
+			_, err = tg.Run(t.Context(), r)
 			if tt.want != nil && !errors.Is(err, tt.want) || err == nil || !strings.Contains(err.Error(), tt.wantText) {
 				t.Fatalf("err = %v, want %v %q", err, tt.want, tt.wantText)
 			}
@@ -83,7 +82,7 @@ func TestAgentEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tg.Run(context.Background(), req("x", "")); err != nil {
+	if _, err := tg.Run(t.Context(), req("x", "")); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"agent.env", "health.env"} {
