@@ -91,7 +91,7 @@ func TestDo(t *testing.T) {
 				}
 				return
 			}
-			if err != tt.wantErr {
+			if err != tt.wantErr { //nolint:errorlint // Do returns the attempt's error as is, not wrapped
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
 		})
@@ -143,7 +143,7 @@ func TestDoStopsWhenContextEnds(t *testing.T) {
 			cancel()
 			return Step{Retry: true}, errFlaky
 		})
-		if err != context.Canceled {
+		if err != context.Canceled { //nolint:errorlint // ctx's own error, not wrapped
 			t.Fatalf("err = %v, want ctx's own error", err)
 		}
 	})

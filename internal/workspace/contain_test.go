@@ -232,7 +232,7 @@ func TestDiffRefusesAReplacedWorkspace(t *testing.T) {
 
 // TestRunHookEnvironment: a hook sees the allow-listed environment and AGENTV_WORKSPACE_PATH,
 // never the job's secrets. (Not parallel: it sets evalgate's own environment.)
-func TestRunHookEnvironment(t *testing.T) {
+func TestRunHookEnvironment(t *testing.T) { //nolint:paralleltest // t.Setenv: it sets evalgate's own environment
 	secrets := []string{"INPUT_GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "OPENAI_API_KEY"}
 	for _, k := range secrets {
 		t.Setenv(k, "secret-"+k)

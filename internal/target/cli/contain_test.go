@@ -68,7 +68,7 @@ func TestDetachedChildrenAreKilled(t *testing.T) {
 
 // TestAgentEnvironment: the agent and its healthcheck see the allow-listed environment and the
 // target's env:, never the job's secrets. (Not parallel: it sets evalgate's own environment.)
-func TestAgentEnvironment(t *testing.T) {
+func TestAgentEnvironment(t *testing.T) { //nolint:paralleltest // t.Setenv: it sets evalgate's own environment
 	secrets := []string{"INPUT_GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "OPENAI_API_KEY"}
 	for _, k := range secrets {
 		t.Setenv(k, "secret-"+k)
