@@ -16,6 +16,7 @@ import (
 	"github.com/evalgate/evalgate/internal/llm"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -100,8 +101,8 @@ func golden(t *testing.T, name, got string) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update)", err)
 	}
-	if string(want) != got {
-		t.Errorf("%s differs from golden (go test ./internal/judge -update):\n%s", name, got)
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs from its golden (-want +got; go test ./internal/judge -update after checking):\n%s", name, diff)
 	}
 }
 

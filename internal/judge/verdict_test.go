@@ -113,8 +113,16 @@ func TestSchemaNamesTheRequestedCriteria(t *testing.T) {
 	if err := json.Unmarshal(sc.Schema, &s); err != nil {
 		t.Fatal(err)
 	}
-	if !sc.Strict || !strings.Contains(string(sc.Schema), `"additionalProperties":false`) {
-		t.Errorf("the rubric schema is not strict: %s", sc.Schema)
+	if !sc.Strict {
+		t.Errorf("the rubric schema is not marked strict")
+	}
+	// Strict structured output needs every object closed, the nested check items too.
+	var tree any
+	if err := json.Unmarshal(sc.Schema, &tree); err != nil {
+		t.Fatal(err)
+	}
+	if open, objects := openObjects(tree); len(open) != 0 || objects < 2 {
+		t.Errorf("%d objects, %d without additionalProperties false: %s", objects, len(open), sc.Schema)
 	}
 	if free := jsonSchema(checklist(), suite.ModeFreeform); free.Strict {
 		t.Errorf("the freeform schema (open assertions) is marked strict")
@@ -122,4 +130,28 @@ func TestSchemaNamesTheRequestedCriteria(t *testing.T) {
 	if got := s.Properties.Checks.Items.Properties.ID.Enum; !slices.Equal(got, []string{"subtract-added", "no-regress", "style"}) {
 		t.Fatalf("id enum %v", got)
 	}
+}
+
+// openObjects walks a decoded JSON schema and returns the object schemas that do not set
+// additionalProperties to false, and how many object schemas there are.
+func openObjects(node any) (open []map[string]any, objects int) {
+	switch n := node.(type) {
+	case map[string]any:
+		if n["type"] == "object" {
+			objects++
+			if n["additionalProperties"] != false {
+				open = append(open, n)
+			}
+		}
+		for _, v := range n {
+			o, c := openObjects(v)
+			open, objects = append(open, o...), objects+c
+		}
+	case []any:
+		for _, v := range n {
+			o, c := openObjects(v)
+			open, objects = append(open, o...), objects+c
+		}
+	}
+	return open, objects
 }
