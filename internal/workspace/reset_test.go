@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,31 +138,34 @@ func TestSharedWithoutResetKeepsChanges(t *testing.T) {
 	t.Parallel()
 	origin, _ := fixture(t)
 	for _, disabled := range []bool{false, true} {
-		spec := &suite.Workspace{Isolation: "shared", Repos: []*suite.Repo{{Path: "r", URL: origin.Dir}}}
-		if disabled {
-			// hooks.enabled: false turns the reset off too.
-			spec.Hooks = suite.WorkspaceHooks{Disabled: true, AfterEach: &suite.Hook{Reset: "strict"}}
-		}
-		m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})
-		first, err := m.Acquire(t.Context(), "one", nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(first.Dir(), "r", "README.md"), []byte("changed\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		first.Close(false)
-		second, err := m.Acquire(t.Context(), "two", nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := read(t, filepath.Join(second.Dir(), "r", "README.md")); got != "changed\n" {
-			t.Errorf("disabled=%v: README.md = %q: nothing should have reset it", disabled, got)
-		}
-		second.Close(false)
-		if err := m.Close(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		t.Run(fmt.Sprintf("disabled=%v", disabled), func(t *testing.T) {
+			t.Parallel()
+			spec := &suite.Workspace{Isolation: "shared", Repos: []*suite.Repo{{Path: "r", URL: origin.Dir}}}
+			if disabled {
+				// hooks.enabled: false turns the reset off too.
+				spec.Hooks = suite.WorkspaceHooks{Disabled: true, AfterEach: &suite.Hook{Reset: "strict"}}
+			}
+			m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})
+			first, err := m.Acquire(t.Context(), "one", nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(first.Dir(), "r", "README.md"), []byte("changed\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			first.Close(false)
+			second, err := m.Acquire(t.Context(), "two", nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := read(t, filepath.Join(second.Dir(), "r", "README.md")); got != "changed\n" {
+				t.Errorf("disabled=%v: README.md = %q: nothing should have reset it", disabled, got)
+			}
+			second.Close(false)
+			if err := m.Close(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 

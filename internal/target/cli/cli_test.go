@@ -60,7 +60,7 @@ func TestMisbehavingAgents(t *testing.T) {
 	}{
 		{"exit3", "exited with code 3: something broke", nil},
 		{"flood", "", nil}, // 100 MB on stdout while the answer is in the output file: fine
-		{"hang", "timed out after 1s; killed its process group", map[string]any{"timeout_seconds": 1}},
+		{"hang", "timed out after 300ms; killed its process group", map[string]any{"timeout_seconds": 0.3}},
 		{"badjson", "not valid JSON", nil},
 		{"empty", "returned an empty answer", nil},
 		{"rmws", "deleted its workspace", nil},
