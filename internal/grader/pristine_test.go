@@ -182,7 +182,7 @@ func TestPristineResolvesLikeTheCheckout(t *testing.T) {
 	if _, err := Snapshot(root, copyDir, []*suite.Suite{s}); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(copyDir, "package.json")); err != nil || !strings.Contains(string(b), "module") {
+	if b, err := os.ReadFile(filepath.Join(copyDir, "package.json")); err != nil || string(b) != `{"type": "module"}` {
 		t.Errorf("package.json not copied: %q %v", b, err)
 	}
 	if target, err := os.Readlink(filepath.Join(copyDir, "node_modules")); err != nil || target != filepath.Join(root, "node_modules") {
