@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -137,7 +138,7 @@ func TestCompositeLLMAggregator(t *testing.T) {
 			if len(reqs[0].Messages) != 1 {
 				t.Fatalf("%d messages, want the one user message", len(reqs[0].Messages))
 			}
-			golden(t, tt.golden, "=== system\n"+reqs[0].System+"\n=== user\n"+reqs[0].Messages[0].Content)
+			golden.Check(t, filepath.Join("testdata", "golden", tt.golden), "=== system\n"+reqs[0].System+"\n=== user\n"+reqs[0].Messages[0].Content, *update)
 			if reqs[0].Tag.TestID != "t1" || reqs[0].Tag.Grader != "composite" {
 				t.Errorf("tag %+v", reqs[0].Tag)
 			}

@@ -3,39 +3,14 @@ package grader
 import (
 	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
-	gocmp "github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-// golden compares got with testdata/golden/name, or rewrites that file under -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/grader -update)", err)
-	}
-	if diff := gocmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs from its golden (-want +got; go test ./internal/grader -update after checking):\n%s", name, diff)
-	}
-}
 
 // spec builds a grader spec as the loader would.
 func spec(typ string, p map[string]any) *suite.Grader {

@@ -6,17 +6,16 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/llm"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
-	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -88,24 +87,6 @@ func input() *Input {
 	}
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs from its golden (-want +got; go test ./internal/judge -update after checking):\n%s", name, diff)
-	}
-}
-
 func TestPromptGoldens(t *testing.T) {
 	t.Parallel()
 	hostile := input()
@@ -131,7 +112,7 @@ func TestPromptGoldens(t *testing.T) {
 			if p.Schema == nil || len(p.Schema.Schema) == 0 {
 				t.Fatal("no structured-output schema")
 			}
-			golden(t, name, "=== system\n"+p.System+"\n=== user\n"+p.User)
+			golden.Check(t, filepath.Join("testdata", name+".golden"), "=== system\n"+p.System+"\n=== user\n"+p.User, *update)
 		})
 	}
 }
