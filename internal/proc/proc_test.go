@@ -266,7 +266,8 @@ const helperEnv = "EVALGATE_PROC_HELPER"
 
 func TestMain(m *testing.M) {
 	if pidFile := os.Getenv(helperEnv); pidFile != "" {
-		// The stand-in: start a command with a daemon, then wait to be killed.
+		// The stand-in: start a command with a daemon, then wait to be killed. TestMain has no
+		// test to take a context from, and this process ends by SIGKILL, not by cancelling.
 		cmd := Command(context.Background(), "sh", "-c", daemon(q(pidFile))+" sleep 30")
 		if err := cmd.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
