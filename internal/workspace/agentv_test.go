@@ -69,13 +69,16 @@ func TestCheckEnv(t *testing.T) {
 			map[bool]string{true: "missing python module evalgate_no_such_module:", false: "missing python3 (to import json, evalgate_no_such_module)"}[noPython == nil]},
 	}
 	for _, tc := range tests {
-		err := checkEnv(t.Context(), tc.env, nil)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%s: %v", tc.name, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := checkEnv(t.Context(), tc.env, nil)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Error(err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
 	}
 }
 
