@@ -70,7 +70,7 @@ func TestDo(t *testing.T) {
 			p := tt.policy
 			p.Sleep = func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }
 			p.Now = func() time.Time { return now }
-			ctx := context.Background()
+			ctx := t.Context()
 			if tt.deadline > 0 {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithDeadline(ctx, now.Add(tt.deadline))
@@ -91,7 +91,7 @@ func TestDo(t *testing.T) {
 				}
 				return
 			}
-			if err != tt.wantErr {
+			if err != tt.wantErr { //nolint:errorlint // Do returns the attempt's error as is, not wrapped
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
 		})
@@ -119,7 +119,7 @@ func TestDoStopsWhenContextEnds(t *testing.T) {
 	t.Parallel()
 	t.Run("during the wait", func(t *testing.T) {
 		t.Parallel()
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(t.Context())
 		calls := 0
 		// The real Sleep: an hour's backoff must end as soon as ctx does.
 		p := Policy{MaxAttempts: 3, Base: time.Hour}
@@ -134,7 +134,7 @@ func TestDoStopsWhenContextEnds(t *testing.T) {
 	})
 	t.Run("during the attempt", func(t *testing.T) {
 		t.Parallel()
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancel(t.Context())
 		p := Policy{MaxAttempts: 3, Base: time.Second, Sleep: func(context.Context, time.Duration) error {
 			t.Error("slept after the context ended")
 			return nil
@@ -143,7 +143,7 @@ func TestDoStopsWhenContextEnds(t *testing.T) {
 			cancel()
 			return Step{Retry: true}, errFlaky
 		})
-		if err != context.Canceled {
+		if err != context.Canceled { //nolint:errorlint // ctx's own error, not wrapped
 			t.Fatalf("err = %v, want ctx's own error", err)
 		}
 	})
@@ -217,10 +217,10 @@ func TestParseRetryAfter(t *testing.T) {
 
 func TestSleep(t *testing.T) {
 	t.Parallel()
-	if err := Sleep(context.Background(), time.Millisecond); err != nil {
+	if err := Sleep(t.Context(), time.Millisecond); err != nil {
 		t.Fatalf("Sleep = %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if err := Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Sleep on an ended context = %v, want context.Canceled", err)

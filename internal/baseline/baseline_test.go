@@ -197,7 +197,7 @@ func TestFind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := Find(context.Background(), c.Repo("acme", "agents"), q)
+			f, err := Find(t.Context(), c.Repo("acme", "agents"), q)
 			if n := len(srv.BlobRequests()); n > maxDownloads {
 				t.Errorf("%d downloads, over the bound %d", n, maxDownloads)
 			}

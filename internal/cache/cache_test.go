@@ -1,7 +1,6 @@
 package cache_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -135,7 +134,7 @@ func TestLLMSecondRunMakesNoCalls(t *testing.T) {
 	zero := 0.0
 	ask := func(q string, attempt, sample int) *llm.Response {
 		t.Helper()
-		resp, err := c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: q}}, Temperature: &zero,
+		resp, err := c.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: q}}, Temperature: &zero,
 			Tag: llm.Tag{TestID: "t-" + q, Attempt: attempt, Sample: sample}})
 		if err != nil {
 			t.Fatal(err)
@@ -164,7 +163,7 @@ func TestLLMSecondRunMakesNoCalls(t *testing.T) {
 
 	// A different endpoint (another model) never shares entries.
 	other := &cache.LLM{Next: vendor, Store: store, Endpoint: []string{"openai", "gpt-4o-mini", srv.URL}}
-	if r, _ := other.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "a"}}, Temperature: &zero}); r.Cached {
+	if r, _ := other.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "a"}}, Temperature: &zero}); r.Cached {
 		t.Error("another model was served this model's reply")
 	}
 }
@@ -183,8 +182,8 @@ func TestLLMOnlyAndEmptyReplies(t *testing.T) {
 		Only: func(r *llm.Request) bool { return r.Temperature != nil && *r.Temperature == 0 }}
 	hot, zero := 0.7, 0.0
 	for range 2 {
-		_, _ = c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}, Temperature: &hot})
-		_, _ = c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "empty"}}, Temperature: &zero})
+		_, _ = c.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}, Temperature: &hot})
+		_, _ = c.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "empty"}}, Temperature: &zero})
 	}
 	if srv.Count() != 4 {
 		t.Errorf("calls = %d, want 4: neither warm requests nor empty replies are cached", srv.Count())

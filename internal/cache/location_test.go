@@ -1,7 +1,6 @@
 package cache_test
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,7 +81,7 @@ func TestCheckDirRefusesWhatTheRepositoryControls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			err := cache.CheckDir(context.Background(), tt.dir, tt.repo)
+			err := cache.CheckDir(t.Context(), tt.dir, tt.repo)
 			switch {
 			case tt.why == "" && err != nil:
 				t.Fatalf("refused: %v", err)

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestIntervalAlphaClosedForm: the bootstrap's linear-time interval α equals the coincidence
@@ -158,8 +159,8 @@ func TestBootstrapDeterministic(t *testing.T) {
 	t.Parallel()
 	in := sim(rand.New(rand.NewPCG(3, 4)), 25, func(q float64) float64 { return q })
 	a, b := Compute(in), Compute(in)
-	if !reflect.DeepEqual(a, b) {
-		t.Fatalf("two computations differ:\n%+v\n%+v", a.Criteria[0], b.Criteria[0])
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Fatalf("two computations differ (-first +second):\n%s", diff)
 	}
 	if ci := a.Criteria[0].JudgeAlpha.Interval.CI; ci == nil || ci.Low >= ci.High {
 		t.Errorf("interval %+v, want a proper one at 25 items", ci)

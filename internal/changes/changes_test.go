@@ -1,14 +1,14 @@
 package changes
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestSelect(t *testing.T) {
@@ -73,8 +73,11 @@ func TestParseNameStatus(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("names (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -122,16 +125,16 @@ func TestFromGitDiff(t *testing.T) {
 	write("data/caf\xe9.txt", "x\n")
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "head")
-	got, err := FromGitDiff(context.Background(), dir, "main", "pr")
+	got, err := FromGitDiff(t.Context(), dir, "main", "pr")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sort.Strings(got)
 	want := []string{"data/caf\xe9.txt", "data/new\nline.txt", "data/with space.txt", "evals/a.eval.yaml", "evals/new.eval.yaml", "evals/old.eval.yaml", "gone.txt", "prompts/new.md"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("got %v, want %v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("changed files (-want +got):\n%s", diff)
 	}
-	if _, err := FromGitDiff(context.Background(), dir, "main", "no-such-ref"); err == nil {
+	if _, err := FromGitDiff(t.Context(), dir, "main", "no-such-ref"); err == nil {
 		t.Fatal("bad ref accepted")
 	}
 }

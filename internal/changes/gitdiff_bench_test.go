@@ -77,7 +77,7 @@ func bigDiffRepo(b *testing.B, files, size int) string {
 // with the full diff parsed.
 func BenchmarkFromGitDiff(b *testing.B) {
 	dir := bigDiffRepo(b, 1000, 19*1024)
-	ctx := context.Background()
+	ctx := b.Context()
 	for _, impl := range []struct {
 		name string
 		fn   func(context.Context, string, string, string) ([]string, error)

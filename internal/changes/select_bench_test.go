@@ -3,12 +3,12 @@ package changes
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/glob"
+	"github.com/google/go-cmp/cmp"
 )
 
 // selectSorted is the selection evalgate shipped before the changed set was indexed: it
@@ -115,8 +115,8 @@ func TestSelectAgreesWithSortedScan(t *testing.T) {
 		}
 		changed, runAll := pick(6), []string{"c/**", "**/b"}[:rng.IntN(3)]
 		got, want := Select(suites, changed, runAll), selectSorted(suites, changed, runAll)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("case %d: suites %v changed %v runAll %v\n got %v\nwant %v", i, suites, changed, runAll, got, want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("case %d: suites %v changed %v runAll %v (-sorted scan +Select):\n%s", i, suites, changed, runAll, diff)
 		}
 	}
 }
@@ -127,8 +127,8 @@ func BenchmarkSelect(b *testing.B) {
 	runAll := []string{"prompts/shared/**", "**/*.agentv.lock"}
 	for _, size := range []struct{ suites, files int }{{200, 3000}, {400, 6000}} {
 		suites, changed := workload(size.suites, size.files)
-		if got := Select(suites, changed, runAll); !reflect.DeepEqual(got, selectSorted(suites, changed, runAll)) {
-			b.Fatal("Select and the sorted scan disagree on the workload")
+		if diff := cmp.Diff(selectSorted(suites, changed, runAll), Select(suites, changed, runAll)); diff != "" {
+			b.Fatalf("Select and the sorted scan disagree on the workload (-sorted scan +Select):\n%s", diff)
 		}
 		for _, impl := range []struct {
 			name string

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -65,7 +64,7 @@ func TestUnreachableEndpointStopsTheRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			run, err := engine.Run(context.Background(), []*suite.Suite{s}, engine.Config{
+			run, err := engine.Run(t.Context(), []*suite.Suite{s}, engine.Config{
 				Workers: workers,
 				Target:  func(*suite.Suite, *suite.Test) (target.Target, string, error) { return tc.target, "local-vllm", nil },
 				Grader:  judgeDown,

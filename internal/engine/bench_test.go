@@ -69,7 +69,7 @@ func BenchmarkJudgeThroughput(b *testing.B) {
 	for range b.N {
 		before := srv.Count()
 		start := time.Now()
-		run, err := engine.Run(context.Background(), []*suite.Suite{s}, config)
+		run, err := engine.Run(b.Context(), []*suite.Suite{s}, config)
 		wall := time.Since(start)
 		if err != nil {
 			b.Fatal(err)

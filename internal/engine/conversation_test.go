@@ -69,7 +69,7 @@ func runConv(t *testing.T, s *suite.Suite) (*result.TestResult, *chatTarget, []s
 	cfg.Grader = func(_ *suite.Suite, _ *suite.Test, g *suite.Grader) (grader.Grader, error) {
 		return seenGrader{spec: g, seen: &seen, mu: &mu}, nil
 	}
-	run, err := Run(context.Background(), []*suite.Suite{s}, cfg)
+	run, err := Run(t.Context(), []*suite.Suite{s}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func (c cancelTarget) Run(_ context.Context, req *target.Request) (*result.Outpu
 
 func TestConversationCutShortIsAnError(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	s := convSuite(&suite.Conversation{Turns: turns("one", "two"), Aggregation: "max", OnTurnFailure: "continue"})
 	tr := runTest(ctx, withDefaults(cfgFor(cancelTarget{cancel: cancel}, 1)), s, s.Tests[0], 1)

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -23,7 +22,7 @@ func TestResultKeepsABoundedDiff(t *testing.T) {
 		Graders: []*suite.Grader{{Name: "diff", Type: "code-grader", Weight: 1}}}}}
 	var mu sync.Mutex
 	var kept []string
-	run, err := engine.Run(context.Background(), []*suite.Suite{s}, engine.Config{
+	run, err := engine.Run(t.Context(), []*suite.Suite{s}, engine.Config{
 		Target: func(*suite.Suite, *suite.Test) (target.Target, string, error) { return bigDiff{n: size}, "agent", nil },
 		Grader: func(*suite.Suite, *suite.Test, *suite.Grader) (grader.Grader, error) { return passGrader{}, nil },
 		KeepDiff: func(suite, test, diff string) (string, error) {

@@ -32,7 +32,7 @@ func (c *interruptTarget) Run(ctx context.Context, _ *target.Request) (*result.O
 // with why, never errors ("context canceled"), and progress prints no score for them.
 func TestInterruptedTestsAreSkippedNotErrors(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	tg := &interruptTarget{cancel: cancel}
 	tg.started.Add(2)

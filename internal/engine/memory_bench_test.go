@@ -69,7 +69,7 @@ func BenchmarkBigDiffs(b *testing.B) {
 		runtime.GC()
 		resetPeakRSS()
 		stop := samplePeakHeap()
-		run, err := engine.Run(context.Background(), []*suite.Suite{s}, cfg)
+		run, err := engine.Run(b.Context(), []*suite.Suite{s}, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

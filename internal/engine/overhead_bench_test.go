@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -41,7 +40,7 @@ func benchOverhead(b *testing.B, tests, workers int) {
 	// One judge call gives the bare client the exact request the SDK sends.
 	one := *s
 	one.Tests = s.Tests[:1]
-	if _, err := engine.Run(context.Background(), []*suite.Suite{&one}, config); err != nil {
+	if _, err := engine.Run(b.Context(), []*suite.Suite{&one}, config); err != nil {
 		b.Fatal(err)
 	}
 	first := srv.Last()
@@ -70,7 +69,7 @@ func benchOverhead(b *testing.B, tests, workers int) {
 		before := srv.Count()
 		cpu0, alloc0 = processCPU(), allocated()
 		start = time.Now()
-		run, err := engine.Run(context.Background(), []*suite.Suite{s}, config)
+		run, err := engine.Run(b.Context(), []*suite.Suite{s}, config)
 		evalWall += time.Since(start)
 		evalCPU += processCPU() - cpu0
 		evalAlloc += allocated() - alloc0

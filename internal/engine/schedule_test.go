@@ -93,7 +93,7 @@ func TestDependsOnRunsInWaves(t *testing.T) {
 		depSpec{id: "free", score: 1},
 	)
 	tg := &orderTarget{}
-	run, err := Run(context.Background(), []*suite.Suite{s}, orderCfg(tg, 4))
+	run, err := Run(t.Context(), []*suite.Suite{s}, orderCfg(tg, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestDependencyFailurePolicies(t *testing.T) {
 				depSpec{id: "child", score: 1, deps: []string{c.dep.id}, policy: c.policy},
 				depSpec{id: "grandchild", score: 1, deps: []string{"child"}})
 			tg := &orderTarget{}
-			run, err := Run(context.Background(), []*suite.Suite{s}, orderCfg(tg, 2))
+			run, err := Run(t.Context(), []*suite.Suite{s}, orderCfg(tg, 2))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,7 +177,7 @@ func TestMatrixRunsEachTestPerTarget(t *testing.T) {
 	)
 	s.Matrix = []*suite.MatrixTarget{{Name: "x"}, {Name: "y"}}
 	tg := &orderTarget{}
-	run, err := Run(context.Background(), []*suite.Suite{s}, orderCfg(tg, 4))
+	run, err := Run(t.Context(), []*suite.Suite{s}, orderCfg(tg, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestMatrixRunsEachTestPerTarget(t *testing.T) {
 	// A --target flag overrides the matrix: one run per test.
 	cfg := orderCfg(&orderTarget{}, 4)
 	cfg.SingleTarget = true
-	run, err = Run(context.Background(), []*suite.Suite{s}, cfg)
+	run, err = Run(t.Context(), []*suite.Suite{s}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestMatrixTargetsRunConcurrently(t *testing.T) {
 	s := depSuite(depSpec{id: "only", score: 1})
 	s.Matrix = []*suite.MatrixTarget{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 	tg := &fakeTarget{delay: 200 * time.Millisecond}
-	if _, err := Run(context.Background(), []*suite.Suite{s}, cfgFor(tg, 3)); err != nil {
+	if _, err := Run(t.Context(), []*suite.Suite{s}, cfgFor(tg, 3)); err != nil {
 		t.Fatal(err)
 	}
 	if tg.maxSeen.Load() < 2 {
@@ -239,7 +239,7 @@ func TestWavesSurviveACycle(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		run, err := Run(context.Background(), []*suite.Suite{s}, orderCfg(&orderTarget{}, 2))
+		run, err := Run(t.Context(), []*suite.Suite{s}, orderCfg(&orderTarget{}, 2))
 		if err != nil {
 			t.Error(err)
 			return
@@ -263,7 +263,7 @@ func TestCancelledMatrixRowsKeepTheirTarget(t *testing.T) {
 	// matrix target it is for, or the two rows of a test share one label.
 	s := depSuite(depSpec{id: "a", score: 1})
 	s.Matrix = []*suite.MatrixTarget{{Name: "x"}, {Name: "y"}}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	run, _ := Run(ctx, []*suite.Suite{s}, orderCfg(&orderTarget{}, 1))
 	var got []string

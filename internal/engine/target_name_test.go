@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/grader"
@@ -44,7 +43,7 @@ func TestSuiteNamesTheTargetThatRan(t *testing.T) {
 			s.Target = "agent"
 			cfg := cfgOn(tc.pick)
 			cfg.SingleTarget = tc.want == "other"
-			run, err := Run(context.Background(), []*suite.Suite{s}, cfg)
+			run, err := Run(t.Context(), []*suite.Suite{s}, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -72,7 +72,7 @@ func runScript(t *testing.T, trials *suite.Trials, script map[string][]string, c
 	if mod != nil {
 		mod(&cfg)
 	}
-	run, err := Run(context.Background(), []*suite.Suite{scriptSuite(trials, script)}, cfg)
+	run, err := Run(t.Context(), []*suite.Suite{scriptSuite(trials, script)}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,10 @@ package event
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func load(t *testing.T, name, file string) (*Event, error) {
@@ -162,8 +164,16 @@ func TestParseCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := ParseCommand(tt.body, "")
-		if ok != tt.ok || (ok && (got.Name != tt.want.Name || !reflect.DeepEqual(append([]string{}, got.Args...), tt.want.Args))) {
-			t.Errorf("ParseCommand(%q) = %+v, %v; want %+v, %v", tt.body, got, ok, tt.want, tt.ok)
+		if ok != tt.ok {
+			t.Errorf("ParseCommand(%q) ok = %v, want %v", tt.body, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		// EquateEmpty: a command without arguments may carry nil or empty Args.
+		if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("ParseCommand(%q) (-want +got):\n%s", tt.body, diff)
 		}
 	}
 }

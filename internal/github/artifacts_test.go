@@ -1,7 +1,6 @@
 package github
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -22,7 +21,7 @@ func TestListRunArtifactsPaginates(t *testing.T) {
 	srv.AddArtifact(githubtest.Artifact{Name: "other", RunID: run})
 	srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: other})
 	c, _ := newClient(t, srv)
-	arts, err := c.Repo("acme", "agents").ListRunArtifacts(context.Background(), run, "evalgate-report")
+	arts, err := c.Repo("acme", "agents").ListRunArtifacts(t.Context(), run, "evalgate-report")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +54,7 @@ func TestDownloadArtifactRedirect(t *testing.T) {
 	srv := githubtest.New(t)
 	id := srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", Zip: []byte("PK zip bytes")})
 	c, _ := newClient(t, srv)
-	b, err := c.Repo("acme", "agents").DownloadArtifact(context.Background(), id, 1<<20)
+	b, err := c.Repo("acme", "agents").DownloadArtifact(t.Context(), id, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +68,7 @@ func TestDownloadArtifactRedirect(t *testing.T) {
 	if reqs[0].Authorization != "" {
 		t.Errorf("the token reached the blob host: Authorization %q", reqs[0].Authorization)
 	}
-	if _, err := c.Repo("acme", "agents").DownloadArtifact(context.Background(), id, 4); err == nil || !strings.Contains(err.Error(), "larger than 4 bytes") {
+	if _, err := c.Repo("acme", "agents").DownloadArtifact(t.Context(), id, 4); err == nil || !strings.Contains(err.Error(), "larger than 4 bytes") {
 		t.Errorf("over the cap: err %v", err)
 	}
 }
@@ -81,7 +80,7 @@ func TestDownloadArtifactErrors(t *testing.T) {
 	srv := githubtest.New(t)
 	expired := srv.AddArtifact(githubtest.Artifact{Name: "r", Expired: true})
 	c, sl := newClient(t, srv)
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, id := range []int64{999999, expired} {
 		if _, err := c.Repo("acme", "agents").DownloadArtifact(ctx, id, 1<<20); err == nil {
 			t.Errorf("artifact %d: no error", id)
@@ -106,7 +105,7 @@ func TestListRunArtifactsNotFound(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	c, _ := newClient(t, srv)
-	_, err := c.Repo("acme", "agents").ListRunArtifacts(context.Background(), 4242, "evalgate-report")
+	_, err := c.Repo("acme", "agents").ListRunArtifacts(t.Context(), 4242, "evalgate-report")
 	if err == nil || !strings.Contains(err.Error(), "404") || !IsNotFound(err) {
 		t.Fatalf("err %v, want a 404", err)
 	}
@@ -122,7 +121,7 @@ func TestDownloadArtifactBlobMissing(t *testing.T) {
 	srv := githubtest.New(t)
 	srv.Fail(githubtest.DownloadArtifact, githubtest.Fault{Status: http.StatusFound, Headers: map[string]string{"Location": srv.BlobURL() + "/blob/999?sig=signed"}})
 	c, _ := newClient(t, srv)
-	_, err := c.Repo("acme", "agents").DownloadArtifact(context.Background(), 5, 1<<20)
+	_, err := c.Repo("acme", "agents").DownloadArtifact(t.Context(), 5, 1<<20)
 	if err == nil || !strings.Contains(err.Error(), "404") || strings.Contains(err.Error(), "sig=") {
 		t.Fatalf("err %v: want a 404 that does not quote the signed URL", err)
 	}
@@ -139,7 +138,7 @@ func TestDownloadArtifactBadRedirect(t *testing.T) {
 		srv := githubtest.New(t)
 		srv.Fail(githubtest.DownloadArtifact, githubtest.Fault{Status: http.StatusFound, Headers: map[string]string{"Location": loc}})
 		c, _ := newClient(t, srv)
-		_, err := c.Repo("acme", "agents").DownloadArtifact(context.Background(), 5, 1<<20)
+		_, err := c.Repo("acme", "agents").DownloadArtifact(t.Context(), 5, 1<<20)
 		if err == nil || strings.Contains(err.Error(), "secret") {
 			t.Errorf("Location %s: err %v, want an error that does not quote the signature", loc, err)
 		}

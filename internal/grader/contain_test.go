@@ -26,7 +26,7 @@ func TestCodeGraderDaemonKilled(t *testing.T) {
 // TestCodeGraderEnvironment: a grader sees the allow-listed environment and
 // AGENTV_WORKSPACE_PATH, never the job's secrets. (Not parallel: it sets evalgate's own
 // environment.)
-func TestCodeGraderEnvironment(t *testing.T) {
+func TestCodeGraderEnvironment(t *testing.T) { //nolint:paralleltest // t.Setenv: it sets evalgate's own environment
 	secrets := []string{"INPUT_GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL", "OPENAI_API_KEY"}
 	for _, k := range secrets {
 		t.Setenv(k, "secret-"+k)

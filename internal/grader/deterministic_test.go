@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ func grade(t *testing.T, spec *suite.Grader, answer string) *result.GraderResult
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	return g.Grade(context.Background(), &Input{Test: &suite.Test{ID: "t"}, Output: &result.Output{Answer: answer}})
+	return g.Grade(t.Context(), &Input{Test: &suite.Test{ID: "t"}, Output: &result.Output{Answer: answer}})
 }
 
 func TestDeterministic(t *testing.T) {

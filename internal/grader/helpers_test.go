@@ -1,7 +1,7 @@
 package grader
 
 import (
-	"context"
+	"flag"
 	"math"
 	"strings"
 	"testing"
@@ -9,6 +9,8 @@ import (
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // spec builds a grader spec as the loader would.
 func spec(typ string, p map[string]any) *suite.Grader {
@@ -25,7 +27,7 @@ func gradeIn(t *testing.T, s *suite.Grader, in *Input) *result.GraderResult {
 	if in.Test == nil {
 		in.Test = &suite.Test{ID: "t"}
 	}
-	r := g.Grade(context.Background(), in)
+	r := g.Grade(t.Context(), in)
 	if r == nil {
 		t.Fatal("Grade returned nil")
 	}

@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,7 +62,7 @@ func TestAnswerTextPreprocessors(t *testing.T) {
 			out := &result.Output{Answer: "plain answer", Dir: agent, Messages: []result.Message{
 				{Role: "user", Content: "q"}, {Role: "assistant", Content: "plain answer", Blocks: c.blocks}}}
 			in := &Input{Suite: &suite.Suite{Dir: dir}, Test: &suite.Test{ID: "t"}, Output: out}
-			got := answerText(context.Background(), in, &suite.Grader{Preprocessors: c.pre}, nil)
+			got := answerText(t.Context(), in, &suite.Grader{Preprocessors: c.pre}, nil)
 			at := 0
 			for _, w := range c.want {
 				i := strings.Index(got[at:], w)

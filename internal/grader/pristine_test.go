@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,7 +99,7 @@ func TestPristineGradersIgnoreTheCheckout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := gr.Grade(context.Background(), &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: "x"}})
+			r := gr.Grade(t.Context(), &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: "x"}})
 			if r.Verdict != tt.want || !strings.Contains(r.Error, tt.errText) {
 				t.Fatalf("verdict %s (%q), want %s with %q", r.Verdict, r.Error, tt.want, tt.errText)
 			}
@@ -126,7 +125,7 @@ func TestPristineKeepsTheWorkingDirectory(t *testing.T) {
 	if want := filepath.Join(copyDir, "evals", "graders", "check.sh"); argv[1] != want {
 		t.Errorf("argv %v, want the script at %s", argv, want)
 	}
-	run, err := runScript(context.Background(), "code grader", g.Command, s.Dir, nil, defaultCodeTimeout, "", p, nil)
+	run, err := runScript(t.Context(), "code grader", g.Command, s.Dir, nil, defaultCodeTimeout, "", p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +182,7 @@ func TestPristineResolvesLikeTheCheckout(t *testing.T) {
 	if _, err := Snapshot(root, copyDir, []*suite.Suite{s}); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := os.ReadFile(filepath.Join(copyDir, "package.json")); err != nil || !strings.Contains(string(b), "module") {
+	if b, err := os.ReadFile(filepath.Join(copyDir, "package.json")); err != nil || string(b) != `{"type": "module"}` {
 		t.Errorf("package.json not copied: %q %v", b, err)
 	}
 	if target, err := os.Readlink(filepath.Join(copyDir, "node_modules")); err != nil || target != filepath.Join(root, "node_modules") {
@@ -219,11 +218,11 @@ func TestPristinePromptAndPreprocessorScripts(t *testing.T) {
 	write(t, root, "evals/prompts/judge.sh", "echo FORGED PROMPT\n")
 	write(t, root, "evals/pre/xlsx.sh", "echo FORGED TEXT\n")
 	in := &Input{Suite: s, Test: s.Tests[0], Output: &result.Output{Answer: "x"}}
-	prompt, err := renderPrompt(context.Background(), g, in, p)
+	prompt, err := renderPrompt(t.Context(), g, in, p)
 	if err != nil || prompt != "ORIGINAL PROMPT" {
 		t.Errorf("prompt = %q, %v; want the copy's", prompt, err)
 	}
-	text, err := runPreprocessor(context.Background(), in, pre, filepath.Join(root, "x.xlsx"), result.ContentBlock{Path: "x.xlsx", MediaType: "xlsx"}, p)
+	text, err := runPreprocessor(t.Context(), in, pre, filepath.Join(root, "x.xlsx"), result.ContentBlock{Path: "x.xlsx", MediaType: "xlsx"}, p)
 	if err != nil || text != "ORIGINAL TEXT" {
 		t.Errorf("preprocessor text = %q, %v; want the copy's", text, err)
 	}

@@ -69,7 +69,7 @@ func TestPromptTemplate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := g.Grade(context.Background(), &Input{Suite: s, Test: s.Tests[0], Question: s.Tests[0].Question(),
+			r := g.Grade(t.Context(), &Input{Suite: s, Test: s.Tests[0], Question: s.Tests[0].Question(),
 				Output: &result.Output{Answer: "Hello there, friend."}, Thresholds: result.DefaultThresholds})
 			if r.Verdict != tt.verdict || !strings.Contains(r.Error, tt.err) || r.Name != tt.spec.Name {
 				t.Fatalf("%s: verdict %s error %q, want %s %q", r.Name, r.Verdict, r.Error, tt.verdict, tt.err)

@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -77,7 +76,7 @@ func TestValidateAgreesWithRun(t *testing.T) {
 		if err != nil {
 			continue // the engine records it as an error result
 		}
-		if r := g.Grade(context.Background(), &Input{Test: &suite.Test{ID: "t"}}); r.Verdict != result.Error {
+		if r := g.Grade(t.Context(), &Input{Test: &suite.Test{ID: "t"}}); r.Verdict != result.Error {
 			t.Errorf("%s: run verdict %s, want error", s.Type, r.Verdict)
 		}
 	}

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -78,7 +77,7 @@ func TestFreeformRepliesAsAgentV(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			c := &scripted{replies: tt.replies}
-			r := (&Judge{Client: c, Name: "judge"}).Grade(context.Background(), &suite.Grader{Name: "llm-grader", Type: "llm-grader", Weight: 1}, input(), th)
+			r := (&Judge{Client: c, Name: "judge"}).Grade(t.Context(), &suite.Grader{Name: "llm-grader", Type: "llm-grader", Weight: 1}, input(), th)
 			if len(c.reqs) != tt.calls || r.Verdict != tt.verdict {
 				t.Fatalf("calls %d verdict %s (%s); want %d %s", len(c.reqs), r.Verdict, r.Error, tt.calls, tt.verdict)
 			}
@@ -144,7 +143,7 @@ func TestRubricRepliesRepaired(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			c := &scripted{replies: tt.replies}
-			r := (&Judge{Client: c, Name: "judge"}).Grade(context.Background(), tt.g, input(), th)
+			r := (&Judge{Client: c, Name: "judge"}).Grade(t.Context(), tt.g, input(), th)
 			if len(c.reqs) != tt.calls || r.Verdict != tt.verdict || !strings.Contains(r.Error, tt.errHas) {
 				t.Fatalf("calls %d verdict %s (%q); want %d %s (%q)", len(c.reqs), r.Verdict, r.Error, tt.calls, tt.verdict, tt.errHas)
 			}

@@ -2,9 +2,11 @@ package judge
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/sourcegraph/go-diff/diff"
 )
 
@@ -380,5 +382,5 @@ func TestBudgetDiffGolden(t *testing.T) {
 		fileDiff("src/parser.py", 90, 30, "") +
 		fileDiff("src/tokens.py", 60, 30, "") +
 		fileDiff("tests/test_calc.py", 8, 20, "")
-	golden(t, "budget", budgetDiff(d, 6*1024))
+	golden.Check(t, filepath.Join("testdata", "budget.golden"), budgetDiff(d, 6*1024), *update)
 }

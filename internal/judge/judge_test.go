@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/llm"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
@@ -87,24 +87,6 @@ func input() *Input {
 	}
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from golden (go test ./internal/judge -update):\n%s", name, got)
-	}
-}
-
 func TestPromptGoldens(t *testing.T) {
 	t.Parallel()
 	hostile := input()
@@ -130,7 +112,7 @@ func TestPromptGoldens(t *testing.T) {
 			if p.Schema == nil || len(p.Schema.Schema) == 0 {
 				t.Fatal("no structured-output schema")
 			}
-			golden(t, name, "=== system\n"+p.System+"\n=== user\n"+p.User)
+			golden.Check(t, filepath.Join("testdata", name+".golden"), "=== system\n"+p.System+"\n=== user\n"+p.User, *update)
 		})
 	}
 }
@@ -261,7 +243,7 @@ func TestGradeRetriesAndNeverDrops(t *testing.T) {
 			t.Parallel()
 			c := &scripted{replies: tt.replies, err: tt.err}
 			j := &Judge{Client: c, Name: "judge"}
-			r := j.Grade(context.Background(), checklist(), input(), th)
+			r := j.Grade(t.Context(), checklist(), input(), th)
 			if len(c.reqs) != tt.calls || r.Verdict != tt.verdict {
 				t.Fatalf("calls %d verdict %s (%s); want %d %s", len(c.reqs), r.Verdict, r.Error, tt.calls, tt.verdict)
 			}
@@ -284,17 +266,17 @@ func TestGradeRetriesAndNeverDrops(t *testing.T) {
 func TestGradeModes(t *testing.T) {
 	t.Parallel()
 	rangeReply := `{"checks":[{"id":"accuracy","score":6,"reasoning":"r"},{"id":"brevity","score":9,"reasoning":"r"}]}`
-	r := (&Judge{Client: &scripted{replies: []string{rangeReply}}}).Grade(context.Background(), ranged(), input(), th)
+	r := (&Judge{Client: &scripted{replies: []string{rangeReply}}}).Grade(t.Context(), ranged(), input(), th)
 	if r.Verdict != result.Fail || !r.Gated || *r.Criteria[0].Raw != 6 || r.Criteria[0].Band != "partly" {
 		t.Fatalf("range: %+v", r)
 	}
 	likertReply := `{"checks":[{"id":"correctness","score":5},{"id":"efficiency","score":4},{"id":"overall","score":5}]}`
-	r = (&Judge{Client: &scripted{replies: []string{likertReply}}}).Grade(context.Background(), likert(), input(), th)
+	r = (&Judge{Client: &scripted{replies: []string{likertReply}}}).Grade(t.Context(), likert(), input(), th)
 	if r.Verdict != result.Pass || r.Details["overall"] != 5 {
 		t.Fatalf("likert: %+v", r)
 	}
 	free := `{"score": 0.65, "assertions": [{"text": "mentions subtract", "passed": true}]}`
-	r = (&Judge{Client: &scripted{replies: []string{free}}}).Grade(context.Background(), &suite.Grader{Name: "llm-grader", Type: "llm-grader", Weight: 1}, input(), th)
+	r = (&Judge{Client: &scripted{replies: []string{free}}}).Grade(t.Context(), &suite.Grader{Name: "llm-grader", Type: "llm-grader", Weight: 1}, input(), th)
 	if r.Verdict != result.Borderline || r.Score != 0.65 || len(r.Assertions) != 1 {
 		t.Fatalf("freeform: %+v", r)
 	}
@@ -307,7 +289,7 @@ func TestGradeSamples(t *testing.T) {
 	g := checklist()
 	g.Samples = 3
 	c := &scripted{replies: []string{yes, no, yes}}
-	r := (&Judge{Client: c}).Grade(context.Background(), g, input(), th)
+	r := (&Judge{Client: c}).Grade(t.Context(), g, input(), th)
 	style := r.Criteria[2]
 	if len(c.reqs) != 3 || style.Agreement == nil || !style.Agreement.Unstable || *style.Satisfied != true || r.Criteria[0].Agreement.Unstable {
 		t.Fatalf("samples: calls %d, style %+v", len(c.reqs), style.Agreement)
@@ -346,7 +328,7 @@ func TestGradeSampleScores(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tc.g.Samples = len(tc.replies)
-			r := (&Judge{Client: &scripted{replies: tc.replies}}).Grade(context.Background(), tc.g, input(), th)
+			r := (&Judge{Client: &scripted{replies: tc.replies}}).Grade(t.Context(), tc.g, input(), th)
 			a := r.Criteria[tc.crit].Agreement
 			if a == nil || a.Samples != len(tc.replies) || len(a.Scores) != len(tc.want) {
 				t.Fatalf("agreement = %+v, want %d scores %v", a, len(tc.want), tc.want)

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -76,7 +75,7 @@ func TestQuotingJudgeNeverPasses(t *testing.T) {
 	own := strings.ReplaceAll(quoted, "true", "false")
 	reply := "The answer embeds " + quoted + "; ignoring it.\n" + own
 	c := &scripted{replies: []string{reply, reply, reply, reply}}
-	r := (&Judge{Client: c, Name: "judge"}).Grade(context.Background(), checklist(), input(), th)
+	r := (&Judge{Client: c, Name: "judge"}).Grade(t.Context(), checklist(), input(), th)
 	if r.Verdict == result.Pass {
 		t.Fatalf("the quoted verdict passed: %+v", r)
 	}
@@ -114,8 +113,16 @@ func TestSchemaNamesTheRequestedCriteria(t *testing.T) {
 	if err := json.Unmarshal(sc.Schema, &s); err != nil {
 		t.Fatal(err)
 	}
-	if !sc.Strict || !strings.Contains(string(sc.Schema), `"additionalProperties":false`) {
-		t.Errorf("the rubric schema is not strict: %s", sc.Schema)
+	if !sc.Strict {
+		t.Errorf("the rubric schema is not marked strict")
+	}
+	// Strict structured output needs every object closed, the nested check items too.
+	var tree any
+	if err := json.Unmarshal(sc.Schema, &tree); err != nil {
+		t.Fatal(err)
+	}
+	if open, objects := openObjects(tree); len(open) != 0 || objects < 2 {
+		t.Errorf("%d objects, %d without additionalProperties false: %s", objects, len(open), sc.Schema)
 	}
 	if free := jsonSchema(checklist(), suite.ModeFreeform); free.Strict {
 		t.Errorf("the freeform schema (open assertions) is marked strict")
@@ -123,4 +130,28 @@ func TestSchemaNamesTheRequestedCriteria(t *testing.T) {
 	if got := s.Properties.Checks.Items.Properties.ID.Enum; !slices.Equal(got, []string{"subtract-added", "no-regress", "style"}) {
 		t.Fatalf("id enum %v", got)
 	}
+}
+
+// openObjects walks a decoded JSON schema and returns the object schemas that do not set
+// additionalProperties to false, and how many object schemas there are.
+func openObjects(node any) (open []map[string]any, objects int) {
+	switch n := node.(type) {
+	case map[string]any:
+		if n["type"] == "object" {
+			objects++
+			if n["additionalProperties"] != false {
+				open = append(open, n)
+			}
+		}
+		for _, v := range n {
+			o, c := openObjects(v)
+			open, objects = append(open, o...), objects+c
+		}
+	case []any:
+		for _, v := range n {
+			o, c := openObjects(v)
+			open, objects = append(open, o...), objects+c
+		}
+	}
+	return open, objects
 }

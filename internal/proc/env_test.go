@@ -2,7 +2,6 @@ package proc
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"slices"
 	"strconv"
@@ -51,7 +50,7 @@ func TestCommandEnvironment(t *testing.T) {
 	t.Setenv("LC_TIME", "C")
 	// The command also looks where a process of the same user would look for the secrets
 	// the filter dropped: its supervisor's environment and evalgate's.
-	cmd := Command(context.Background(), "sh", "-c", `env; echo "--- supervisor"; tr '\0' '\n' < /proc/$PPID/environ 2>&1
+	cmd := Command(t.Context(), "sh", "-c", `env; echo "--- supervisor"; tr '\0' '\n' < /proc/$PPID/environ 2>&1
 		echo "--- evalgate"; tr '\0' '\n' < /proc/$EVALGATE_PID/environ 2>&1; true`)
 	cmd.Env = []string{"EXPLICIT=yes", "EVALGATE_PID=" + strconv.Itoa(os.Getpid())}
 	var out bytes.Buffer

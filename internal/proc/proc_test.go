@@ -117,7 +117,7 @@ func TestCmdLifecycle(t *testing.T) {
 			if timeout == 0 {
 				timeout = time.Minute
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			ctx, cancel := context.WithTimeout(t.Context(), timeout)
 			defer cancel()
 			cmd := Command(ctx, "sh", "-c", tt.script)
 			cmd.Env = append([]string{"D=" + dir}, tt.env...)
@@ -158,17 +158,17 @@ func TestCmdStartErrors(t *testing.T) {
 		cmd  func() *Cmd
 		want string
 	}{
-		{"missing program", func() *Cmd { return Command(context.Background(), "/nonexistent/evalgate-hook") },
+		{"missing program", func() *Cmd { return Command(t.Context(), "/nonexistent/evalgate-hook") },
 			"fork/exec /nonexistent/evalgate-hook: no such file or directory"},
-		{"not in PATH", func() *Cmd { return Command(context.Background(), "evalgate-no-such-program") },
+		{"not in PATH", func() *Cmd { return Command(t.Context(), "evalgate-no-such-program") },
 			`exec: "evalgate-no-such-program": executable file not found in $PATH`},
 		{"missing directory", func() *Cmd {
-			c := Command(context.Background(), "true")
+			c := Command(t.Context(), "true")
 			c.Dir = "/nonexistent/evalgate-dir"
 			return c
 		}, "chdir /nonexistent/evalgate-dir: no such file or directory"},
 		{"context already done", func() *Cmd {
-			ctx, cancel := context.WithCancel(context.Background())
+			ctx, cancel := context.WithCancel(t.Context())
 			cancel()
 			return Command(ctx, "true")
 		}, "context canceled"},
@@ -185,7 +185,7 @@ func TestCmdStartErrors(t *testing.T) {
 
 func TestCmdPassesInputAndOutput(t *testing.T) {
 	t.Parallel()
-	cmd := Command(context.Background(), "sh", "-c", `cat; echo "to stderr $X" >&2; pwd`)
+	cmd := Command(t.Context(), "sh", "-c", `cat; echo "to stderr $X" >&2; pwd`)
 	cmd.Dir = t.TempDir()
 	cmd.Env = []string{"X=set"}
 	cmd.Stdin = strings.NewReader("from stdin\n")
@@ -214,7 +214,7 @@ func TestConcurrentCommandsKeepTheirOwn(t *testing.T) {
 		done[i] = make(chan error, 1)
 		script := daemon(q(fmt.Sprintf("%s/daemon%d", dir, i))) +
 			fmt.Sprintf(` until [ -e %s/release%d ]; do sleep 0.01; done`, q(dir), i)
-		cmd := Command(context.Background(), "sh", "-c", script)
+		cmd := Command(t.Context(), "sh", "-c", script)
 		cmd.Grace = time.Second
 		go func() {
 			st, err := cmd.Run()
@@ -266,7 +266,8 @@ const helperEnv = "EVALGATE_PROC_HELPER"
 
 func TestMain(m *testing.M) {
 	if pidFile := os.Getenv(helperEnv); pidFile != "" {
-		// The stand-in: start a command with a daemon, then wait to be killed.
+		// The stand-in: start a command with a daemon, then wait to be killed. TestMain has no
+		// test to take a context from, and this process ends by SIGKILL, not by cancelling.
 		cmd := Command(context.Background(), "sh", "-c", daemon(q(pidFile))+" sleep 30")
 		if err := cmd.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -4,7 +4,6 @@ package proc
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"os"
 	"os/exec"
@@ -43,7 +42,7 @@ func TestUserCommand(t *testing.T) {
 		cat /proc/$PPID/environ 2>/dev/null && echo "read the supervisor's environ"
 		cat /proc/$EVALGATE/environ 2>/dev/null && echo "read evalgate's environ"
 		true`
-	cmd := Command(context.Background(), "sh", "-c", script)
+	cmd := Command(t.Context(), "sh", "-c", script)
 	cmd.User = u
 	cmd.Env = []string{"EVALGATE=" + strconv.Itoa(os.Getpid())}
 	var out bytes.Buffer

@@ -134,7 +134,7 @@ func TestValue(t *testing.T) {
 	m := &model{ID: "db-" + secret, Ptr: &inner{Text: secret, hidden: secret}, List: []inner{{Text: "x " + secret}},
 		Details: map[string]any{secret: "k", "v": []any{secret, 3}, "n": map[string]any{"deep": secret}}, Err: io.EOF}
 	New(secret).Value(m)
-	if m.ID != "db-***" || m.Ptr.Text != "***" || m.List[0].Text != "x ***" || m.Ptr.hidden != secret || m.Err != io.EOF {
+	if m.ID != "db-***" || m.Ptr.Text != "***" || m.List[0].Text != "x ***" || m.Ptr.hidden != secret || m.Err != io.EOF { //nolint:errorlint // the very value, left alone
 		t.Fatalf("%+v %+v", m, m.Ptr)
 	}
 	if _, ok := m.Details[secret]; ok || m.Details["***"] != "k" || m.Details["v"].([]any)[0] != "***" || m.Details["n"].(map[string]any)["deep"] != "***" {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/google/go-cmp/cmp"
 )
 
 // unsharded is the run of the whole selection, spanning what the shards together span.
@@ -62,8 +62,8 @@ func TestMergeEqualsUnshardedRunDeepEqual(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("merged run is not deeply equal to the unsharded run")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("merged run differs from the unsharded run (-unsharded +merged):\n%s", diff)
 	}
 }
 

@@ -1,13 +1,13 @@
 package shard
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -71,8 +71,8 @@ func TestPlanDeterministic(t *testing.T) {
 	first := NewPlan(suites, testLoadErrors, 3, Options{Salt: "s"})
 	// Many times over, so a map's iteration order would show.
 	for range 20 {
-		if again := NewPlan(testSuites(), testLoadErrors, 3, Options{Salt: "s"}); !reflect.DeepEqual(first, again) {
-			t.Fatalf("plans differ:\n%s\n%s", mustJSON(t, first), mustJSON(t, again))
+		if diff := cmp.Diff(first, NewPlan(testSuites(), testLoadErrors, 3, Options{Salt: "s"})); diff != "" {
+			t.Fatalf("plans differ (-first +again):\n%s", diff)
 		}
 	}
 	for i, s := range first.Suites {
@@ -87,8 +87,8 @@ func TestPlanDeterministic(t *testing.T) {
 	shuffled := testSuites()
 	slices.Reverse(shuffled)
 	other := NewPlan(shuffled, testLoadErrors, 3, Options{Salt: "s"})
-	if !reflect.DeepEqual(shardOf(first), shardOf(other)) {
-		t.Fatalf("assignment depends on suite order:\n%v\n%v", shardOf(first), shardOf(other))
+	if diff := cmp.Diff(shardOf(first), shardOf(other)); diff != "" {
+		t.Fatalf("assignment depends on suite order (-in order +reversed):\n%s", diff)
 	}
 }
 
@@ -157,14 +157,17 @@ func TestPlanBalancesByCount(t *testing.T) {
 	tr.Trials = &suite.Trials{Count: 2}
 	p := NewPlan([]*suite.Suite{mkSuite("c-plain.yaml", "p1", "p2", "p3"), tr, m}, nil, 2, Options{})
 	want := map[string]int{"a-matrix.yaml:m": 1, "b-trials.yaml:t1": 2, "b-trials.yaml:t2": 2, "c-plain.yaml:p1": 1, "c-plain.yaml:p2": 1, "c-plain.yaml:p3": 2}
-	if got := shardOf(p); !reflect.DeepEqual(got, want) || p.Balance != balanceCount {
-		t.Fatalf("%s assignment %v, want count balance and %v", p.Balance, got, want)
+	if p.Balance != balanceCount {
+		t.Fatalf("balance %s, want count", p.Balance)
+	}
+	if diff := cmp.Diff(want, shardOf(p)); diff != "" {
+		t.Fatalf("assignment (-want +got):\n%s", diff)
 	}
 	// --trials overrides the suite's count: every test then weighs rows × 3.
 	p = NewPlan([]*suite.Suite{mkSuite("c-plain.yaml", "p1", "p2", "p3"), tr, m}, nil, 2, Options{Trials: 3})
 	w := map[string]int64{"a-matrix.yaml": 9, "b-trials.yaml": 3, "c-plain.yaml": 3}
-	if got := loads(p, func(path string, _ PlannedTest) int64 { return w[path] }); !reflect.DeepEqual(got, []int64{12, 12}) {
-		t.Fatalf("loads with --trials 3: %v, want [12 12]", got)
+	if diff := cmp.Diff([]int64{12, 12}, loads(p, func(path string, _ PlannedTest) int64 { return w[path] })); diff != "" {
+		t.Fatalf("loads with --trials 3 (-want +got):\n%s", diff)
 	}
 	// --target runs a matrix test once.
 	p = NewPlan([]*suite.Suite{m}, nil, 2, Options{SingleTarget: true})
@@ -194,8 +197,8 @@ func TestPlanBalancesByDurations(t *testing.T) {
 	for _, t := range p.Suites[0].Tests {
 		got[t.ID] = t.Shard
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("assignment %v, want %v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("assignment (-want +got):\n%s", diff)
 	}
 	weight := func(_ string, t PlannedTest) int64 {
 		if t.ID == "new" {
@@ -203,8 +206,8 @@ func TestPlanBalancesByDurations(t *testing.T) {
 		}
 		return int64(d[Key{"evals/d.yaml", t.ID}] / time.Millisecond)
 	}
-	if l := loads(p, weight); !reflect.DeepEqual(l, []int64{110, 100, 110}) {
-		t.Fatalf("loads %v ms, want [110 100 110]", l)
+	if diff := cmp.Diff([]int64{110, 100, 110}, loads(p, weight)); diff != "" {
+		t.Fatalf("loads in ms (-want +got):\n%s", diff)
 	}
 	// Durations that know no selected test balance by count.
 	if p := NewPlan([]*suite.Suite{s}, nil, 3, Options{Durations: Durations{{"evals/other.yaml", "x"}: ms(1)}}); p.Balance != balanceCount {
@@ -215,8 +218,8 @@ func TestPlanBalancesByDurations(t *testing.T) {
 	for _, t := range s.Tests {
 		zero[Key{"evals/d.yaml", t.ID}] = 0
 	}
-	if rows := NewPlan([]*suite.Suite{s}, nil, 4, Options{Durations: zero}).rows(); !reflect.DeepEqual(rows, []int{2, 2, 2, 2}) {
-		t.Fatalf("zero durations: rows per shard %v, want [2 2 2 2]", rows)
+	if diff := cmp.Diff([]int{2, 2, 2, 2}, NewPlan([]*suite.Suite{s}, nil, 4, Options{Durations: zero}).rows()); diff != "" {
+		t.Fatalf("zero durations: rows per shard (-want +got):\n%s", diff)
 	}
 }
 
@@ -289,10 +292,10 @@ func TestFingerprint(t *testing.T) {
 	a := NewPlan(testSuites(), nil, 4, Options{Durations: durs(9000, 10)})
 	b := NewPlan(testSuites(), nil, 4, Options{Durations: durs(10, 9000)})
 	c := NewPlan(testSuites(), nil, 4, Options{Durations: durs(9001, 10)})
-	if reflect.DeepEqual(shardOf(a), shardOf(b)) || a.Fingerprint == b.Fingerprint {
+	if cmp.Equal(shardOf(a), shardOf(b)) || a.Fingerprint == b.Fingerprint {
 		t.Fatalf("swapped durations: same assignment %v or fingerprint", shardOf(a))
 	}
-	if !reflect.DeepEqual(shardOf(a), shardOf(c)) || a.Fingerprint != c.Fingerprint {
-		t.Fatalf("a millisecond more moved a test or the fingerprint")
+	if diff := cmp.Diff(shardOf(a), shardOf(c)); diff != "" || a.Fingerprint != c.Fingerprint {
+		t.Fatalf("a millisecond more moved a test or the fingerprint (%s → %s); assignment (-before +after):\n%s", a.Fingerprint, c.Fingerprint, diff)
 	}
 }

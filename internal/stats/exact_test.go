@@ -21,9 +21,10 @@ func TestFisherAndBoschloo(t *testing.T) {
 		{"no change", 3, 5, 3, 5, 31.0 / 42, 293.0 / 512},
 		{"head better", 0, 3, 3, 3, 1, 1},
 	}
-	var b Boschloo
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var b Boschloo // its table cache is not safe for concurrent use
 			if got := FisherLower(tc.xb, tc.nb, tc.xh, tc.nh); !near(got, tc.fisher, 1e-12) {
 				t.Errorf("Fisher = %v, want %v", got, tc.fisher)
 			}
@@ -93,6 +94,7 @@ func TestPermutation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			p, exact := Permutation(tc.base, tc.head, 1)
 			if !near(p, tc.want, 1e-12) || exact != tc.exact {
 				t.Errorf("p = %v exact %v, want %v %v", p, exact, tc.want, tc.exact)
@@ -128,6 +130,7 @@ func TestStratified(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			if got := StratifiedExact(tc.strata); !near(got, tc.want, 1e-12) {
 				t.Errorf("exact = %v, want %v", got, tc.want)
 			}

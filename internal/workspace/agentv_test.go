@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +32,7 @@ func TestRunHookAgentVCwdAndArgs(t *testing.T) {
 			`printf '%s\n' "$(pwd -P)" "$1" "$2" "$3" "$4" "$5" > "$6"`, "hook",
 			"{{workspace_path}}", "{{test_id}}:{{eval_run_id}}", "{{case_input}}", "{{case_metadata}}", "{{unknown}}", out}}
 		in := hookInput{TestID: "t1", EvalRunID: "run-1", CaseInput: "fix the bug", CaseMetadata: map[string]any{"k": "v"}}
-		if _, err := runHook(context.Background(), beforeEach, h, in, ws, nil); err != nil {
+		if _, err := runHook(t.Context(), beforeEach, h, in, ws, nil); err != nil {
 			t.Fatalf("cwd %q: %v", tc.cwd, err)
 		}
 		want, _ := filepath.EvalSymlinks(tc.want)
@@ -70,13 +69,16 @@ func TestCheckEnv(t *testing.T) {
 			map[bool]string{true: "missing python module evalgate_no_such_module:", false: "missing python3 (to import json, evalgate_no_such_module)"}[noPython == nil]},
 	}
 	for _, tc := range tests {
-		err := checkEnv(context.Background(), tc.env, nil)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%s: %v", tc.name, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := checkEnv(t.Context(), tc.env, nil)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Error(err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
 	}
 }
 
@@ -89,14 +91,14 @@ func TestEnvCheckFailsEveryTest(t *testing.T) {
 		Hooks: suite.WorkspaceHooks{BeforeAll: hook(3, "touch "+q(marker))}}
 	m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})
 	for _, id := range []string{"a", "b"} {
-		if _, err := m.Acquire(context.Background(), id, nil, nil); err == nil || !strings.Contains(err.Error(), "missing command evalgate-missing-cmd") {
+		if _, err := m.Acquire(t.Context(), id, nil, nil); err == nil || !strings.Contains(err.Error(), "missing command evalgate-missing-cmd") {
 			t.Errorf("%s: err = %v", id, err)
 		}
 	}
 	if _, err := os.Stat(marker); !os.IsNotExist(err) {
 		t.Error("before_all ran although the env check failed")
 	}
-	if err := m.Close(context.Background()); err != nil {
+	if err := m.Close(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,7 +104,7 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ctx := context.Background()
+			ctx := t.Context()
 			scratch := t.TempDir()
 			mark, evil := filepath.Join(scratch, "ran"), filepath.Join(scratch, "evil.sh")
 			if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+q(mark)+"\ncat\n"), 0o755); err != nil {
@@ -164,7 +163,7 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 // TestAgentRepositoryMirrorsTheBaseline: the agent's own .git shows exactly its changes.
 func TestAgentRepositoryMirrorsTheBaseline(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	w, err := Prepare(ctx, t.TempDir(), containTemplate(t))
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +209,7 @@ func TestAgentRepositoryMirrorsTheBaseline(t *testing.T) {
 
 func TestDiffRefusesAReplacedWorkspace(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	w, err := Prepare(ctx, t.TempDir(), containTemplate(t))
 	if err != nil {
 		t.Fatal(err)
@@ -233,13 +232,13 @@ func TestDiffRefusesAReplacedWorkspace(t *testing.T) {
 
 // TestRunHookEnvironment: a hook sees the allow-listed environment and AGENTV_WORKSPACE_PATH,
 // never the job's secrets. (Not parallel: it sets evalgate's own environment.)
-func TestRunHookEnvironment(t *testing.T) {
+func TestRunHookEnvironment(t *testing.T) { //nolint:paralleltest // t.Setenv: it sets evalgate's own environment
 	secrets := []string{"INPUT_GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "OPENAI_API_KEY"}
 	for _, k := range secrets {
 		t.Setenv(k, "secret-"+k)
 	}
 	dir, envFile := t.TempDir(), filepath.Join(t.TempDir(), "env")
-	if _, err := runHook(context.Background(), afterEach, hook(1, "env > "+q(envFile)), hookInput{}, dir, nil); err != nil {
+	if _, err := runHook(t.Context(), afterEach, hook(1, "env > "+q(envFile)), hookInput{}, dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(envFile)

@@ -3,7 +3,6 @@
 package workspace
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -44,7 +43,7 @@ func TestRunHookLeftovers(t *testing.T) {
 				script += "; exit 1"
 			}
 			start := time.Now()
-			stop, err := runHook(context.Background(), tc.stage, hook(1, script), hookInput{}, t.TempDir(), nil)
+			stop, err := runHook(t.Context(), tc.stage, hook(1, script), hookInput{}, t.TempDir(), nil)
 			if (err != nil) != tc.fail {
 				t.Fatalf("err = %v", err)
 			}
@@ -94,7 +93,7 @@ func TestManagerEndsHookServicesWithTheirScope(t *testing.T) {
 			spec := &suite.Workspace{Template: template(t), Isolation: iso,
 				Hooks: suite.WorkspaceHooks{BeforeAll: service("all"), BeforeEach: service("each")}}
 			m := NewManager(spec, ManagerOptions{Parent: t.TempDir(), RunID: "r"})
-			l, err := m.Acquire(context.Background(), "t1", nil, nil)
+			l, err := m.Acquire(t.Context(), "t1", nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +110,7 @@ func TestManagerEndsHookServicesWithTheirScope(t *testing.T) {
 			if !running(all) {
 				t.Fatal("before_all's service died with a test")
 			}
-			if err := m.Close(context.Background()); err != nil {
+			if err := m.Close(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			gone(t, all, "before_all's service after the suite")

@@ -81,7 +81,7 @@ func TestRunHookStdinCwdAndEnv(t *testing.T) {
 			stdin, cwd, env := filepath.Join(out, "stdin.json"), filepath.Join(out, "cwd"), filepath.Join(out, "env")
 			h := hook(3, "cat > "+q(stdin)+"; pwd -P > "+q(cwd)+"; printf %s \"$AGENTV_WORKSPACE_PATH\" > "+q(env))
 			h.Cwd = tc.cwd
-			if _, err := runHook(context.Background(), tc.stage, h, tc.in, dir, nil); err != nil {
+			if _, err := runHook(t.Context(), tc.stage, h, tc.in, dir, nil); err != nil {
 				t.Fatal(err)
 			}
 			got := readJSON(t, stdin)
@@ -140,7 +140,7 @@ func TestRunHookErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := runHook(context.Background(), tc.stage, tc.hook, hookInput{}, t.TempDir(), nil)
+			_, err := runHook(t.Context(), tc.stage, tc.hook, hookInput{}, t.TempDir(), nil)
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want prefix %q", err, tc.want)
 			}
@@ -155,7 +155,7 @@ func TestRunHookTimeoutKillsProcessGroup(t *testing.T) {
 	h := hook(1, "trap '' TERM; sleep 30 & echo $$ $! > "+q(pids)+"; wait")
 	h.TimeoutMS = 300
 	start := time.Now()
-	_, err := runHook(context.Background(), beforeEach, h, hookInput{}, t.TempDir(), nil)
+	_, err := runHook(t.Context(), beforeEach, h, hookInput{}, t.TempDir(), nil)
 	if err == nil || !strings.Contains(err.Error(), "timed out after 300ms") {
 		t.Fatalf("err = %v", err)
 	}
@@ -189,7 +189,7 @@ func TestRunHookTimeoutKillsProcessGroup(t *testing.T) {
 
 func TestRunHookCancelled(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	_, err := runHook(ctx, beforeEach, hook(1, "sleep 30"), hookInput{}, t.TempDir(), nil)
 	if !errors.Is(err, context.Canceled) {

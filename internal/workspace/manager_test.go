@@ -54,7 +54,7 @@ func TestBeforeAllRunsOnceUnderConcurrentAcquire(t *testing.T) {
 				errs := make([]error, 8)
 				for i := range 8 {
 					wg.Go(func() {
-						l, err := m.Acquire(context.Background(), fmt.Sprint("t", i), nil, nil)
+						l, err := m.Acquire(t.Context(), fmt.Sprint("t", i), nil, nil)
 						errs[i] = err
 						if err != nil {
 							return
@@ -63,7 +63,7 @@ func TestBeforeAllRunsOnceUnderConcurrentAcquire(t *testing.T) {
 						if _, err := os.Stat(filepath.Join(l.Dir(), "prepared.txt")); err != nil {
 							t.Errorf("test %d does not see before_all's work: %v", i, err)
 						}
-						if d, err := l.Diff(context.Background()); err != nil || d != "" {
+						if d, err := l.Diff(t.Context()); err != nil || d != "" {
 							t.Errorf("test %d diff = %q, %v; before_all is not the agent's change", i, d, err)
 						}
 					})
@@ -77,7 +77,7 @@ func TestBeforeAllRunsOnceUnderConcurrentAcquire(t *testing.T) {
 						t.Errorf("Acquire %d: %v", i, err)
 					}
 				}
-				if err := m.Close(context.Background()); err != nil {
+				if err := m.Close(t.Context()); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -95,14 +95,14 @@ func TestBeforeEachFailureFailsAcquire(t *testing.T) {
 			m := NewManager(spec, ManagerOptions{Parent: parent})
 			// Twice: a failed shared Acquire must release the workspace, or the second would hang.
 			for range 2 {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 				l, err := m.Acquire(ctx, "t", nil, nil)
 				cancel()
 				if l != nil || err == nil || err.Error() != "before_each hook (evals/ws.yaml:7) exited 3: nope" {
 					t.Fatalf("Acquire = %v, %v", l, err)
 				}
 			}
-			if err := m.Close(context.Background()); err != nil {
+			if err := m.Close(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			if left, _ := os.ReadDir(parent); len(left) != 0 {
@@ -120,14 +120,14 @@ func TestAfterEachFailureOnlyWarns(t *testing.T) {
 			var log bytes.Buffer
 			spec := &suite.Workspace{Isolation: iso, Hooks: suite.WorkspaceHooks{AfterEach: hook(9, "echo cleanup failed >&2; exit 1")}}
 			m := NewManager(spec, ManagerOptions{Parent: t.TempDir(), Log: &log})
-			l, err := m.Acquire(context.Background(), "t", nil, nil)
+			l, err := m.Acquire(t.Context(), "t", nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if _, err := l.Close(false); err != nil {
 				t.Fatalf("Close = %v", err)
 			}
-			if err := m.Close(context.Background()); err != nil {
+			if err := m.Close(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			if want := "warning: after_each hook (evals/ws.yaml:9) exited 1: cleanup failed\n"; log.String() != want {
@@ -139,7 +139,7 @@ func TestAfterEachFailureOnlyWarns(t *testing.T) {
 
 func TestSharedTestsSeeOnlyTheirOwnChanges(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	spec := &suite.Workspace{Template: template(t), Isolation: "shared",
 		Hooks: suite.WorkspaceHooks{BeforeEach: hook(3, "echo \"$(cat)\" >> hook.log")}}
 	m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})
@@ -204,7 +204,7 @@ func TestSharedTestsSeeOnlyTheirOwnChanges(t *testing.T) {
 
 func TestPerTestWorkspacesAreIndependent(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	spec := &suite.Workspace{Template: template(t), Isolation: "per_test",
 		Hooks: suite.WorkspaceHooks{BeforeEach: hook(3, "echo setup > each.txt")}}
 	m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})
@@ -258,7 +258,7 @@ func TestManagerCloseRunsAfterAll(t *testing.T) {
 		for _, keep := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/keep=%v", iso, keep), func(t *testing.T) {
 				t.Parallel()
-				ctx := context.Background()
+				ctx := t.Context()
 				out := filepath.Join(t.TempDir(), "after_all.json")
 				var log bytes.Buffer
 				spec := &suite.Workspace{Isolation: iso, Hooks: suite.WorkspaceHooks{

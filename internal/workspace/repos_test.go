@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,7 +74,7 @@ func TestCloneRepo(t *testing.T) {
 			marker := filepath.Join(t.TempDir(), "pwned")
 			r.URL = strings.ReplaceAll(r.URL, "MARKER", marker)
 			r.Commit = strings.ReplaceAll(r.Commit, "MARKER", marker)
-			err := cloneRepo(context.Background(), t.TempDir(), dir, &r)
+			err := cloneRepo(t.Context(), t.TempDir(), dir, &r)
 			if _, serr := os.Stat(marker); serr == nil {
 				t.Fatal("git ran a command from the repo's URL or ref")
 			}

@@ -1,7 +1,7 @@
 package workspace
 
 import (
-	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,8 +82,8 @@ func TestResetRestoresSharedWorkspace(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := NewManager(spec, ManagerOptions{Parent: t.TempDir(), RunID: "r"})
-			defer m.Close(context.Background())
-			ctx := context.Background()
+			defer m.Close(t.Context())
+			ctx := t.Context()
 
 			first, err := m.Acquire(ctx, "one", nil, nil)
 			if err != nil {
@@ -138,31 +138,34 @@ func TestSharedWithoutResetKeepsChanges(t *testing.T) {
 	t.Parallel()
 	origin, _ := fixture(t)
 	for _, disabled := range []bool{false, true} {
-		spec := &suite.Workspace{Isolation: "shared", Repos: []*suite.Repo{{Path: "r", URL: origin.Dir}}}
-		if disabled {
-			// hooks.enabled: false turns the reset off too.
-			spec.Hooks = suite.WorkspaceHooks{Disabled: true, AfterEach: &suite.Hook{Reset: "strict"}}
-		}
-		m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})
-		first, err := m.Acquire(context.Background(), "one", nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(first.Dir(), "r", "README.md"), []byte("changed\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		first.Close(false)
-		second, err := m.Acquire(context.Background(), "two", nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := read(t, filepath.Join(second.Dir(), "r", "README.md")); got != "changed\n" {
-			t.Errorf("disabled=%v: README.md = %q: nothing should have reset it", disabled, got)
-		}
-		second.Close(false)
-		if err := m.Close(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		t.Run(fmt.Sprintf("disabled=%v", disabled), func(t *testing.T) {
+			t.Parallel()
+			spec := &suite.Workspace{Isolation: "shared", Repos: []*suite.Repo{{Path: "r", URL: origin.Dir}}}
+			if disabled {
+				// hooks.enabled: false turns the reset off too.
+				spec.Hooks = suite.WorkspaceHooks{Disabled: true, AfterEach: &suite.Hook{Reset: "strict"}}
+			}
+			m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})
+			first, err := m.Acquire(t.Context(), "one", nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(first.Dir(), "r", "README.md"), []byte("changed\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			first.Close(false)
+			second, err := m.Acquire(t.Context(), "two", nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := read(t, filepath.Join(second.Dir(), "r", "README.md")); got != "changed\n" {
+				t.Errorf("disabled=%v: README.md = %q: nothing should have reset it", disabled, got)
+			}
+			second.Close(false)
+			if err := m.Close(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
 
@@ -174,8 +177,8 @@ func TestPerTestReposAreClonedOnce(t *testing.T) {
 		Repos: []*suite.Repo{{Path: "src/r", URL: origin.Dir, Commit: origin.Commits[0]}},
 		Hooks: suite.WorkspaceHooks{AfterEach: &suite.Hook{Reset: "fast"}}}
 	m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})
-	defer m.Close(context.Background())
-	ctx := context.Background()
+	defer m.Close(t.Context())
+	ctx := t.Context()
 
 	first, err := m.Acquire(ctx, "one", nil, nil)
 	if err != nil {
@@ -224,7 +227,7 @@ func TestPerTestReposAreClonedOnce(t *testing.T) {
 		Hooks: suite.WorkspaceHooks{AfterEach: &suite.Hook{Reset: "fast",
 			Command: []string{"sh", "-c", "cat \"$AGENTV_WORKSPACE_PATH/r/README.md\" > " + q(log)}}}}
 	m2 := NewManager(spec2, ManagerOptions{Parent: t.TempDir()})
-	defer m2.Close(context.Background())
+	defer m2.Close(t.Context())
 	l, err := m2.Acquire(ctx, "one", nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +251,7 @@ func fixtureDir(t *testing.T) string {
 func TestStaticWorkspace(t *testing.T) {
 	t.Parallel()
 	origin, _ := fixture(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	run := func(spec *suite.Workspace) (diff string) {
 		t.Helper()
 		m := NewManager(spec, ManagerOptions{Parent: t.TempDir()})

@@ -4,7 +4,6 @@ package workspace
 
 import (
 	"bytes"
-	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,9 +34,9 @@ func TestWorkspaceOfTheIsolationUser(t *testing.T) {
 			spec := &suite.Workspace{Template: template(t), Isolation: iso, Hooks: suite.WorkspaceHooks{
 				BeforeEach: &suite.Hook{Command: []string{"sh", "-c", "id -u > hook-uid"}, Reset: "fast"}}}
 			m := NewManager(spec, ManagerOptions{RunID: "r", User: u})
-			defer m.Close(context.Background())
+			defer m.Close(t.Context())
 			for i, id := range []string{"a", "b"} {
-				l, err := m.Acquire(context.Background(), id, nil, nil)
+				l, err := m.Acquire(t.Context(), id, nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -45,7 +44,7 @@ func TestWorkspaceOfTheIsolationUser(t *testing.T) {
 				if b, _ := os.ReadFile(filepath.Join(l.Dir(), "hook-uid")); strings.TrimSpace(string(b)) != "10001" {
 					t.Errorf("test %s: before_each ran as uid %q", id, b)
 				}
-				cmd := proc.Command(context.Background(), "sh", "-c", `echo "edit `+id+`" >> src/calc.py && echo new > new.txt && git status --short`)
+				cmd := proc.Command(t.Context(), "sh", "-c", `echo "edit `+id+`" >> src/calc.py && echo new > new.txt && git status --short`)
 				cmd.Dir, cmd.User = l.Dir(), u
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out
@@ -55,7 +54,7 @@ func TestWorkspaceOfTheIsolationUser(t *testing.T) {
 				if !strings.Contains(out.String(), "src/calc.py") {
 					t.Errorf("test %s: git status in the workspace: %q", id, out.String())
 				}
-				diff, err := l.Diff(context.Background())
+				diff, err := l.Diff(t.Context())
 				if err != nil || !strings.Contains(diff, "+edit "+id) || !strings.Contains(diff, "new.txt") || i == 1 && strings.Contains(diff, "+edit a") {
 					t.Errorf("test %s: diff = %q, %v", id, diff, err)
 				}

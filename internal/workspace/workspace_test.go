@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -32,7 +31,7 @@ func template(t *testing.T) string {
 
 func TestDiffShowsEveryKindOfChange(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	w, err := Prepare(ctx, t.TempDir(), template(t))
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +81,7 @@ func TestDiffShowsEveryKindOfChange(t *testing.T) {
 
 func TestConcurrentWorkspacesStayIndependent(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	tmpl := template(t)
 	var wg sync.WaitGroup
 	diffs := make([]string, 8)
@@ -116,7 +115,7 @@ func TestConcurrentWorkspacesStayIndependent(t *testing.T) {
 
 func TestNestedRepositoriesAreDiffedAsFiles(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	w, err := Prepare(ctx, t.TempDir(), "")
 	if err != nil {
 		t.Fatal(err)

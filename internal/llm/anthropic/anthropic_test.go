@@ -1,7 +1,6 @@
 package anthropic_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -24,7 +23,7 @@ func TestMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	zero := 0.0
-	resp, err := c.Complete(context.Background(), &llm.Request{
+	resp, err := c.Complete(t.Context(), &llm.Request{
 		System:      "judge",
 		Messages:    []llm.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "a"}, {Role: "user", Content: "again"}},
 		Temperature: &zero,
@@ -53,12 +52,12 @@ func TestErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Inject(llmtest.Fault{Status: 529, RetryAfter: "1"}, llmtest.Fault{Status: 401})
-	_, err = c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}})
+	_, err = c.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}})
 	var se *llm.StatusError
 	if !errors.As(err, &se) || se.Status != 529 || se.RetryAfter != time.Second || se.Provider != "anthropic" {
 		t.Errorf("err = %#v", err)
 	}
-	_, err = c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}})
+	_, err = c.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}})
 	if !errors.As(err, &se) || se.Status != 401 {
 		t.Errorf("err = %#v", err)
 	}

@@ -18,7 +18,7 @@ func TestMaxInFlight(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			release, err := l.Acquire(context.Background(), 10)
+			release, err := l.Acquire(t.Context(), 10)
 			if err != nil {
 				t.Error(err)
 				return
@@ -47,7 +47,7 @@ func TestPauseHoldsEveryone(t *testing.T) {
 	l := limit.New(limit.Config{})
 	l.Pause(150 * time.Millisecond)
 	start := time.Now()
-	release, err := l.Acquire(context.Background(), 0)
+	release, err := l.Acquire(t.Context(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,16 +64,16 @@ func TestWaitEndsWithContext(t *testing.T) {
 		l    *limit.Limiter
 		prep func(*limit.Limiter)
 	}{
-		{"slots", limit.New(limit.Config{MaxInFlight: 1}), func(l *limit.Limiter) { _, _ = l.Acquire(context.Background(), 0) }},
+		{"slots", limit.New(limit.Config{MaxInFlight: 1}), func(l *limit.Limiter) { _, _ = l.Acquire(t.Context(), 0) }},
 		{"pause", limit.New(limit.Config{}), func(l *limit.Limiter) { l.Pause(time.Hour) }},
-		{"rpm", limit.New(limit.Config{RequestsPerMinute: 1}), func(l *limit.Limiter) { _, _ = l.Acquire(context.Background(), 0) }},
-		{"tpm", limit.New(limit.Config{TokensPerMinute: 100}), func(l *limit.Limiter) { _, _ = l.Acquire(context.Background(), 100) }},
+		{"rpm", limit.New(limit.Config{RequestsPerMinute: 1}), func(l *limit.Limiter) { _, _ = l.Acquire(t.Context(), 0) }},
+		{"tpm", limit.New(limit.Config{TokensPerMinute: 100}), func(l *limit.Limiter) { _, _ = l.Acquire(t.Context(), 100) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tt.prep(tt.l)
-			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 			defer cancel()
 			if _, err := tt.l.Acquire(ctx, 50); !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("err = %v, want deadline exceeded", err)
@@ -85,7 +85,7 @@ func TestWaitEndsWithContext(t *testing.T) {
 func TestOversizedRequestStillAdmitted(t *testing.T) {
 	t.Parallel()
 	l := limit.New(limit.Config{TokensPerMinute: 100})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 	defer cancel()
 	if _, err := l.Acquire(ctx, 10_000); err != nil {
 		t.Fatalf("a request above the per-minute budget must run alone, not fail: %v", err)
@@ -96,7 +96,7 @@ func TestNilLimiterAdmits(t *testing.T) {
 	t.Parallel()
 	var l *limit.Limiter
 	l.Pause(time.Hour)
-	release, err := l.Acquire(context.Background(), 1)
+	release, err := l.Acquire(t.Context(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -27,7 +26,7 @@ func TestMock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range []struct {
 		tag  llm.Tag
 		want string
@@ -109,7 +108,7 @@ func TestRepliesStayInTheRoot(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				resp, err := c.Complete(context.Background(), &llm.Request{Tag: llm.Tag{TestID: "a"}})
+				resp, err := c.Complete(t.Context(), &llm.Request{Tag: llm.Tag{TestID: "a"}})
 				if err != nil || resp.Text != "fine" {
 					t.Fatalf("%v %v", resp, err)
 				}

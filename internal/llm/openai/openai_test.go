@@ -1,7 +1,6 @@
 package openai_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -54,7 +53,7 @@ func TestWireFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := len(srv.Calls())
-			resp, err := c.Complete(context.Background(), request())
+			resp, err := c.Complete(t.Context(), request())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,13 +94,13 @@ func TestErrorsCarryStatusAndRetryAfter(t *testing.T) {
 		status int
 		after  time.Duration
 	}{{429, 2 * time.Second}, {503, 150 * time.Millisecond}} {
-		_, err := c.Complete(context.Background(), request())
+		_, err := c.Complete(t.Context(), request())
 		var se *llm.StatusError
 		if !errors.As(err, &se) || se.Status != want.status || se.RetryAfter != want.after || se.Provider != "openai" || se.Model != "gpt-4o" {
 			t.Errorf("err = %#v, want status %d after %s", err, want.status, want.after)
 		}
 	}
-	if _, err := c.Complete(context.Background(), request()); err == nil {
+	if _, err := c.Complete(t.Context(), request()); err == nil {
 		t.Error("dropped connection: no error")
 	} else if errors.As(err, new(*llm.StatusError)) {
 		t.Errorf("dropped connection reported as a status: %v", err)
@@ -141,7 +140,7 @@ func TestModelThatRefusesTemperature(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if _, err := c.Complete(context.Background(), request()); err != nil {
+		if _, err := c.Complete(t.Context(), request()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -151,7 +150,7 @@ func TestModelThatRefusesTemperature(t *testing.T) {
 	}
 	srv.Faults = func(int, *llmtest.Request) *llmtest.Fault { return &llmtest.Fault{Status: 400, Message: "bad schema"} }
 	var se *llm.StatusError
-	if _, err := c.Complete(context.Background(), request()); !errors.As(err, &se) || se.Status != 400 || se.Message != "bad schema" {
+	if _, err := c.Complete(t.Context(), request()); !errors.As(err, &se) || se.Status != 400 || se.Message != "bad schema" {
 		t.Errorf("other 400s pass through: %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package openai_test
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -25,7 +24,7 @@ func TestStrictSchema(t *testing.T) {
 			}
 			before := len(srv.Calls())
 			req := &llm.Request{Messages: []llm.Message{{Role: "user", Content: "grade"}}, Schema: &llm.Schema{Name: "v", Schema: schema, Strict: strict}}
-			if _, err := c.Complete(context.Background(), req); err != nil {
+			if _, err := c.Complete(t.Context(), req); err != nil {
 				t.Fatal(err)
 			}
 			got := srv.Calls()[before]

@@ -1,7 +1,6 @@
 package provider_test
 
 import (
-	"context"
 	"math"
 	"path/filepath"
 	"strings"
@@ -122,14 +121,14 @@ func TestStackPricesCachesAndShares(t *testing.T) {
 	}
 	zero := 0.0
 	r := &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}, Temperature: &zero}
-	resp, err := c.Complete(context.Background(), r)
+	resp, err := c.Complete(t.Context(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := 0.15 + 0.06; math.Abs(resp.CostUSD-want) > 1e-9 || resp.Cached {
 		t.Errorf("cost = %v, want %v", resp.CostUSD, want)
 	}
-	resp, err = c.Complete(context.Background(), r)
+	resp, err = c.Complete(t.Context(), r)
 	if err != nil || !resp.Cached || resp.CostUSD != 0 || srv.Count() != 1 {
 		t.Errorf("second call: %+v, %v, %d calls", resp, err, srv.Count())
 	}
@@ -148,7 +147,7 @@ func TestAzureStackHitsDeploymentURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}}); err != nil {
+	if _, err := c.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}}); err != nil {
 		t.Fatal(err)
 	}
 	got := srv.Calls()[0]
@@ -159,7 +158,7 @@ func TestAzureStackHitsDeploymentURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := v1.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}}); err != nil {
+	if _, err := v1.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := srv.Calls()[1]; got.Path != "/openai/v1/responses" || got.Model != "prod-gpt" || got.Header.Get("Api-Key") != "k" {

@@ -84,7 +84,7 @@ func TestRetries(t *testing.T) {
 			srv := llmtest.New(t)
 			srv.Inject(tt.faults...)
 			c, s := newClient(t, srv, tt.timeout)
-			resp, err := c.Complete(context.Background(), req())
+			resp, err := c.Complete(t.Context(), req())
 			if srv.Count() != tt.wantCalls {
 				t.Errorf("calls = %d, want %d", srv.Count(), tt.wantCalls)
 			}
@@ -118,7 +118,7 @@ func TestNetworkErrorNamesEndpoint(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Faults = func(int, *llmtest.Request) *llmtest.Fault { return &llmtest.Fault{Drop: true} }
 	c, _ := newClient(t, srv, 0)
-	_, err := c.Complete(context.Background(), req())
+	_, err := c.Complete(t.Context(), req())
 	if err == nil || !strings.Contains(err.Error(), "openai gpt-4o-mini: after 4 attempt(s)") {
 		t.Fatalf("err = %v", err)
 	}
@@ -134,7 +134,7 @@ func TestAnthropicOverloadedRetried(t *testing.T) {
 	}
 	s := &sleeps{}
 	c := &retry.Client{Next: vendor, Policy: retry.DefaultPolicy, Sleep: s.sleep}
-	if _, err := c.Complete(context.Background(), req()); err != nil || srv.Count() != 2 {
+	if _, err := c.Complete(t.Context(), req()); err != nil || srv.Count() != 2 {
 		t.Fatalf("err %v after %d calls", err, srv.Count())
 	}
 }
@@ -145,7 +145,7 @@ func TestCustomStatusCodes(t *testing.T) {
 	srv.Inject(llmtest.Fault{Status: 500})
 	c, _ := newClient(t, srv, 0)
 	c.Policy.StatusCodes = []int{429}
-	_, err := c.Complete(context.Background(), req())
+	_, err := c.Complete(t.Context(), req())
 	var se *llm.StatusError
 	if !errors.As(err, &se) || se.Status != 500 || srv.Count() != 1 {
 		t.Fatalf("err %v after %d calls: 500 is not in retry_status_codes", err, srv.Count())
@@ -162,7 +162,7 @@ func TestRetryAfterIsWaited(t *testing.T) {
 	c.Sleep = nil
 	c.Limiter = limit.New(limit.Config{})
 	start := time.Now()
-	if _, err := c.Complete(context.Background(), req()); err != nil {
+	if _, err := c.Complete(t.Context(), req()); err != nil {
 		t.Fatal(err)
 	}
 	if el := time.Since(start); el < 300*time.Millisecond {
@@ -179,7 +179,7 @@ func TestCancelStopsRetrying(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Faults = func(int, *llmtest.Request) *llmtest.Fault { return &llmtest.Fault{Status: 503} }
 	c, _ := newClient(t, srv, 0)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	c.Sleep = func(context.Context, time.Duration) error { cancel(); return context.Canceled }
 	_, err := c.Complete(ctx, req())
 	if !errors.Is(err, context.Canceled) || srv.Count() != 1 {
@@ -192,10 +192,10 @@ func TestRateLimitWaitBeyondDeadlineIsNotRetried(t *testing.T) {
 	srv := llmtest.New(t)
 	c, s := newClient(t, srv, 0)
 	c.Limiter = limit.New(limit.Config{RequestsPerMinute: 1})
-	if _, err := c.Complete(context.Background(), req()); err != nil {
+	if _, err := c.Complete(t.Context(), req()); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	_, err := c.Complete(ctx, req())
 	if !errors.Is(err, context.DeadlineExceeded) || len(s.d) != 0 || srv.Count() != 1 {

@@ -73,7 +73,7 @@ func TestUnreachableEndpointFailsFast(t *testing.T) {
 			p := retry.DefaultPolicy
 			p.MaxRetries = tt.retries
 			c := &retry.Client{Next: v, Policy: p, Provider: "openai", Model: "m", Sleep: s.sleep}
-			_, err = c.Complete(context.Background(), req())
+			_, err = c.Complete(t.Context(), req())
 			var ue *llm.UnreachableError
 			if !errors.As(err, &ue) {
 				t.Fatalf("err = %v (%T), want an llm.UnreachableError", err, err)

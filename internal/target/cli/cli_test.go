@@ -36,7 +36,7 @@ func req(prompt, ws string) *target.Request {
 func TestGoodAgent(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
-	out, err := newAgent(t, nil).Run(context.Background(), req("good", ws))
+	out, err := newAgent(t, nil).Run(t.Context(), req("good", ws))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestGoodAgent(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ws, "app.py")); err != nil {
 		t.Fatal("the agent did not run in its workspace")
 	}
-	out, err = newAgent(t, nil).Run(context.Background(), req("plain", ws))
+	out, err = newAgent(t, nil).Run(t.Context(), req("plain", ws))
 	if err != nil || out.Answer != "just text" {
 		t.Fatalf("plain text answer: %+v %v", out, err)
 	}
@@ -60,7 +60,7 @@ func TestMisbehavingAgents(t *testing.T) {
 	}{
 		{"exit3", "exited with code 3: something broke", nil},
 		{"flood", "", nil}, // 100 MB on stdout while the answer is in the output file: fine
-		{"hang", "timed out after 1s; killed its process group", map[string]any{"timeout_seconds": 1}},
+		{"hang", "timed out after 300ms; killed its process group", map[string]any{"timeout_seconds": 0.3}},
 		{"badjson", "not valid JSON", nil},
 		{"empty", "returned an empty answer", nil},
 		{"rmws", "deleted its workspace", nil},
@@ -73,7 +73,7 @@ func TestMisbehavingAgents(t *testing.T) {
 			if err := os.Mkdir(ws, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			_, err := newAgent(t, tt.settings).Run(context.Background(), req(tt.mode, ws))
+			_, err := newAgent(t, tt.settings).Run(t.Context(), req(tt.mode, ws))
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("err = %v", err)
@@ -101,8 +101,8 @@ func TestFloodIsAnError(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := tg.Run(context.Background(), req("x", "")); !errors.Is(err, errTooBig) {
-				t.Fatalf("err = %v, want ErrTooBig", err)
+			if _, err := tg.Run(t.Context(), req("x", "")); !errors.Is(err, errTooBig) {
+				t.Fatalf("err = %v, want errTooBig", err)
 			}
 		})
 	}
@@ -119,10 +119,10 @@ func TestLingeringChildIsKilledAndReported(t *testing.T) {
 			tg := newAgent(t, map[string]any{"env": map[string]any{"PIDFILE": pidFile}})
 			r := req("linger", t.TempDir())
 			r.Suite.BackgroundProcesses = policy
-			out, err := tg.Run(context.Background(), r)
+			out, err := tg.Run(t.Context(), r)
 			if policy == backgroundError {
 				if !errors.Is(err, errLingering) {
-					t.Fatalf("err = %v, want ErrLingering", err)
+					t.Fatalf("err = %v, want errLingering", err)
 				}
 			} else if err != nil || len(out.Notes) != 1 || out.Notes[0] != noteLingering || out.Answer == "" {
 				t.Fatalf("Run = %+v, %v; want an answer with the note %q", out, err, noteLingering)
@@ -151,7 +151,7 @@ func TestFinishedChildrenAreNotLingering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, err := tg.Run(context.Background(), req("x", "")); err != nil || strings.TrimSpace(out.Answer) != "done" {
+	if out, err := tg.Run(t.Context(), req("x", "")); err != nil || strings.TrimSpace(out.Answer) != "done" {
 		t.Fatalf("out %+v, err %v", out, err)
 	}
 }
@@ -184,7 +184,7 @@ func TestOutputFileLinkOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := tg.Run(context.Background(), req("x", ""))
+	out, err := tg.Run(t.Context(), req("x", ""))
 	if err == nil || !strings.Contains(err.Error(), "wrote no output file") {
 		t.Fatalf("Run = %+v, %v; want no output file read through the link", out, err)
 	}
@@ -199,7 +199,7 @@ func TestOutputFileFIFO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	out, err := tg.Run(ctx, req("x", ""))
 	if err == nil || ctx.Err() != nil || !strings.Contains(err.Error(), "not a regular file") {

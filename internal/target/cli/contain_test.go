@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -48,7 +47,7 @@ func TestDetachedChildrenAreKilled(t *testing.T) {
 			}
 			r := req("x", t.TempDir())
 			r.Suite.BackgroundProcesses = backgroundError
-			_, err = tg.Run(context.Background(), r)
+			_, err = tg.Run(t.Context(), r)
 			if tt.want != nil && !errors.Is(err, tt.want) || err == nil || !strings.Contains(err.Error(), tt.wantText) {
 				t.Fatalf("err = %v, want %v %q", err, tt.want, tt.wantText)
 			}
@@ -69,7 +68,7 @@ func TestDetachedChildrenAreKilled(t *testing.T) {
 
 // TestAgentEnvironment: the agent and its healthcheck see the allow-listed environment and the
 // target's env:, never the job's secrets. (Not parallel: it sets evalgate's own environment.)
-func TestAgentEnvironment(t *testing.T) {
+func TestAgentEnvironment(t *testing.T) { //nolint:paralleltest // t.Setenv: it sets evalgate's own environment
 	secrets := []string{"INPUT_GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "OPENAI_API_KEY"}
 	for _, k := range secrets {
 		t.Setenv(k, "secret-"+k)
@@ -83,7 +82,7 @@ func TestAgentEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tg.Run(context.Background(), req("x", "")); err != nil {
+	if _, err := tg.Run(t.Context(), req("x", "")); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"agent.env", "health.env"} {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -48,7 +47,7 @@ func TestOutputFormat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := tg.Run(context.Background(), req("p", t.TempDir()))
+			out, err := tg.Run(t.Context(), req("p", t.TempDir()))
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v, want %q", err, tt.err)
@@ -79,7 +78,7 @@ func TestClaudeUsage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := tg.Run(context.Background(), req("p", ""))
+	out, err := tg.Run(t.Context(), req("p", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +93,8 @@ func TestEmptyAnswerIsSentinel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tg.Run(context.Background(), req("p", "")); !errors.Is(err, errEmptyAnswer) {
-		t.Fatalf("err = %v, want ErrEmptyAnswer", err)
+	if _, err := tg.Run(t.Context(), req("p", "")); !errors.Is(err, errEmptyAnswer) {
+		t.Fatalf("err = %v, want errEmptyAnswer", err)
 	}
 }
 

@@ -21,7 +21,7 @@ func runAll(t *testing.T, tg *Target, n int) []error {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { _, errs[i] = tg.Run(context.Background(), req("p", "")) })
+		wg.Go(func() { _, errs[i] = tg.Run(t.Context(), req("p", "")) })
 	}
 	wg.Wait()
 	return errs
@@ -111,12 +111,12 @@ func TestHealthcheckCutShortIsRetried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	if _, err := tg.Run(ctx, req("p", "")); err == nil || !strings.Contains(err.Error(), "healthcheck failed") {
 		t.Fatalf("first test: err = %v", err)
 	}
-	if _, err := tg.Run(context.Background(), req("p", "")); err != nil {
+	if _, err := tg.Run(t.Context(), req("p", "")); err != nil {
 		t.Fatalf("second test: %v", err)
 	}
 	if n := hits.Load(); n != 2 {

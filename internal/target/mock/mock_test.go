@@ -11,7 +11,7 @@ import (
 
 func TestMock(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	ctx := t.Context()
 	req := &target.Request{Suite: &suite.Suite{}, Test: &suite.Test{ID: "t"}}
 	for _, tc := range []struct {
 		settings map[string]any

@@ -1,7 +1,6 @@
 package model_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -46,7 +45,7 @@ func TestConversationAndToolCalls(t *testing.T) {
 				{Role: "system", Content: "be brief"},
 				{Role: "user", Content: "read this", Files: []string{file}},
 			}}
-			out, err := tg.Run(context.Background(), &target.Request{Suite: &suite.Suite{Name: "s"}, Test: test, Prompt: test.Question(), Attempt: 1})
+			out, err := tg.Run(t.Context(), &target.Request{Suite: &suite.Suite{Name: "s"}, Test: test, Prompt: test.Question(), Attempt: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +74,7 @@ func TestFailuresAreErrors(t *testing.T) {
 	}
 	tg := newTarget(t, srv, "openai")
 	run := func(q string) error {
-		_, err := tg.Run(context.Background(), &target.Request{Test: &suite.Test{ID: q}, Prompt: q})
+		_, err := tg.Run(t.Context(), &target.Request{Test: &suite.Test{ID: q}, Prompt: q})
 		return err
 	}
 	if err := run("empty"); !errors.Is(err, model.ErrEmpty) {
@@ -87,7 +86,7 @@ func TestFailuresAreErrors(t *testing.T) {
 		t.Errorf("401: %v", err)
 	}
 	missing := &suite.Test{ID: "f", Input: []suite.Message{{Role: "user", Content: "q", Files: []string{"/nonexistent/x"}}}}
-	if _, err := tg.Run(context.Background(), &target.Request{Test: missing}); err == nil {
+	if _, err := tg.Run(t.Context(), &target.Request{Test: missing}); err == nil {
 		t.Error("missing input file: no error")
 	}
 }

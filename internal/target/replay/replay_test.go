@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +35,7 @@ func TestReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	out, err := tg.Run(ctx, req("s1", "a"))
 	if err != nil || out.Answer != "done" || len(out.ToolCalls) != 1 || out.FileChanges == "" || out.Usage.InputTokens != 10 || out.Usage.CostUSD != 0.01 {
 		t.Fatalf("a: %+v %v", out, err)
