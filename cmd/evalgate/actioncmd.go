@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,15 +13,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/action"
-	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/event"
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/redact"
-	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/shard"
-	"github.com/evalgate/evalgate/internal/suite"
-	"github.com/evalgate/evalgate/reports"
 )
 
 // actionOptions are the flags of `evalgate action`; the inputs come from INPUT_* variables.
@@ -91,10 +87,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		return usageErr("%w", err)
 	}
 	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun, ShardKey: shardKey,
-		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub,
-		Load: func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
-			return discoverAndLoad(e, root, patterns, in.Trials, &suite.EnvPolicy{Allow: in.EnvAllow})
-		}}
+		CheckedOut: func(ctx context.Context) (string, error) { return pipeline.HeadCommit(ctx, root) }, Scrub: scrub, Getenv: e.getenv}
 	if err := o.connect(e, &d, in, scrub); err != nil {
 		return err
 	}
@@ -103,12 +96,9 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	if err != nil {
 		return err
 	}
-	wc := wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
-		judgeSamples: in.JudgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: in.EnvAllow}, llm: llmOpts, log: e.stderr,
-		onSecrets: addSecrets, isSecret: scrub.Has, user: e.iso.user}
+	d.Runner = pipeline.New(in.RunConfig(pipeline.Config{Root: root, Getenv: e.getenv, LLM: llmOpts, Log: e.stderr,
+		OnSecrets: addSecrets, Scrub: scrub, User: e.iso.user}))
 	e.iso.announce(e.stderr)
-	protectCheckout(root, e.iso.user, e.stderr)
-	d.Execute = executor(e, in, ev, wc, scrub)
 	var exit *action.ExitError
 	if err := action.Run(ctx, in, d); errors.As(err, &exit) {
 		// Run has reported why in the log, the summary and the check run.
@@ -166,83 +156,4 @@ func (o *actionOptions) connect(e env, d *action.Deps, in action.Inputs, scrub *
 	repo := gh.Repo(d.Event.Owner, d.Event.Repo)
 	d.Publisher, d.Source = repo, repo
 	return nil
-}
-
-// discoverAndLoad finds the eval files under root and loads them.
-func discoverAndLoad(e env, root string, patterns []string, trials int, policy *suite.EnvPolicy) ([]*suite.Suite, []*result.SuiteResult, error) {
-	files, err := suite.Discover([]string{root}, orPatterns(patterns))
-	if err != nil {
-		return nil, nil, err
-	}
-	l, err := loadFiles(files, root, e.getenv, trials, policy, e.stderr)
-	if err != nil {
-		return nil, nil, err
-	}
-	return l.suites, l.loadErrors, nil
-}
-
-// executor runs the action's jobs: the wiring of targets and judges, the preflight and the
-// engine, with what trust allows.
-func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *redact.Redactor) func(context.Context, action.Trust, action.Job) (*result.Run, error) {
-	return func(ctx context.Context, trust action.Trust, job action.Job) (*result.Run, error) {
-		wc := wc
-		if trust.ForkCode {
-			// A stranger's code runs with the job's secrets: it must neither read replies the
-			// repository's runs cached nor leave replies for them, and vendor keys go only to
-			// hosts the base branch configures.
-			wc.llm.Cache = nil
-			wc.llm.AllowHost = forkHosts(ctx, e, wc.root, ev.BaseSHA, targetsFiles(wc, job.Suites))
-			wc.forkCode = true
-			fmt.Fprintln(e.stderr, "evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts, no variables or credentials in an agent's env:")
-		}
-		w := newWiring(wc)
-		defer w.closeWorkspaces(context.WithoutCancel(ctx))
-		check := job.Check
-		if check == nil {
-			check = job.Suites
-		}
-		plan, err := w.preflight(check)
-		if err != nil {
-			return nil, err
-		}
-		unpin, err := w.pinGraders(job.Suites)
-		if err != nil {
-			return nil, err
-		}
-		defer unpin()
-		printStart(e.stderr, job.Suites, in.Workers, in.Trials, in.MaxTrials, plan)
-		reportDir := in.ReportDir
-		if !filepath.IsAbs(reportDir) {
-			reportDir = filepath.Join(wc.root, reportDir)
-		}
-		run, err := engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
-			Trials: in.Trials, MaxTrials: in.MaxTrials, RegressionAlpha: in.RegressionAlpha, Baseline: engine.BaseOutcomes(job.Baseline), KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
-			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
-			Context: job.Context, Why: job.Why, Shard: job.Shard, Unselected: job.Unselected, User: w.user})
-		// Scrubbed before anything renders it: a renderer's escaping would hide a secret
-		// from a scrub of its output.
-		scrub.Value(run)
-		return run, err
-	}
-}
-
-// targetsFiles lists the targets files the suites use.
-func targetsFiles(c wireConfig, suites []*suite.Suite) []string {
-	w := newWiring(c)
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range suites {
-		if p := w.targetsPath(s); p != "" && !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func orPatterns(p []string) []string {
-	if len(p) == 0 {
-		return suite.DefaultPatterns
-	}
-	return p
 }

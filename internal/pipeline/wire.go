@@ -1,9 +1,8 @@
-package main
+package pipeline
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"sync"
 	"time"
@@ -12,40 +11,23 @@ import (
 	"github.com/evalgate/evalgate/internal/fsroot"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/judge"
-	"github.com/evalgate/evalgate/internal/llm/provider"
-	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/internal/target"
 	"github.com/evalgate/evalgate/internal/workspace"
 )
 
-// wiring resolves targets and judges from targets.yaml files. Each targets file, target and
-// judge is built once and shared by every test that names it (the engine calls it from many
-// goroutines).
+// wiring resolves targets and judges from targets.yaml files for one run. Each targets file,
+// target and judge is built once and shared by every test that names it (the engine calls it
+// from many goroutines).
 type wiring struct {
-	root, targetsFlag, targetFlag, judgeFlag string
-	getenv                                   func(string) string
-	env                                      *suite.EnvPolicy
-	judgeSamples                             int
-	// lint: validate without --strict, which checks the files even where the environment
-	// (an unset variable, no targets file) keeps it from checking everything run needs.
-	lint bool
-	// forkCode: a fork's code runs with the job's secrets, so no agent env: may carry one
-	// (isSecret says whether a value is one evalgate holds).
-	forkCode bool
-	isSecret func(string) bool
-	// llm is shared by every vendor client of the run: cache, prices, limiters.
-	llm provider.Options
-
-	// runID is the eval_run_id workspace hooks receive; log hears their warnings.
-	runID     string
-	log       io.Writer
-	onSecrets func([]string)
+	Config
+	// fork, when not nil: a fork's code runs with the job's secrets (see Fork).
+	fork *Fork
+	// runID is the eval_run_id workspace hooks receive.
+	runID string
 	// scripts is evalgate's copy of the graders' scripts (pinGraders), nil until taken.
 	scripts *grader.Pristine
-	// user is who agents, hooks and graders run as (nil = evalgate's own user).
-	user *proc.User
 
 	mu sync.Mutex
 	// warned counts the targets files' warnings printed, for validate's tally.
@@ -64,30 +46,15 @@ func runID(now func() time.Time) string {
 	return now().UTC().Format("20060102T150405.000Z")
 }
 
-// wireConfig is what a run's flags (or action inputs) say about targets and judges.
-type wireConfig struct {
-	root, targets, target, judge string
-	judgeSamples                 int
-	lint                         bool
-	getenv                       func(string) string
-	env                          *suite.EnvPolicy // which variables ${{ VAR }} may read
-	llm                          provider.Options
-	forkCode                     bool
-	isSecret                     func(string) bool
-	log                          io.Writer
-	now                          func() time.Time
-	// onSecrets hears the credentials each targets file interpolates, as it is loaded, so
-	// they can be masked and scrubbed.
-	onSecrets func([]string)
-	// user is who user commands run as (see isolation).
-	user *proc.User
-}
-
-func newWiring(c wireConfig) *wiring {
-	c.llm.Getenv = c.getenv
-	return &wiring{root: c.root, targetsFlag: c.targets, targetFlag: c.target, judgeFlag: c.judge, getenv: c.getenv,
-		env: c.env, lint: c.lint, forkCode: c.forkCode, isSecret: c.isSecret,
-		judgeSamples: c.judgeSamples, llm: c.llm, log: c.log, runID: runID(c.now), onSecrets: c.onSecrets, user: c.user,
+// newWiring is the wiring of one run; with fork, the reply cache is off and vendor keys go
+// only where fork.AllowHost lets them.
+func newWiring(c Config, fork *Fork) *wiring {
+	c.LLM.Getenv = c.Getenv
+	if fork != nil {
+		c.LLM.Cache = nil
+		c.LLM.AllowHost = fork.AllowHost
+	}
+	return &wiring{Config: c, fork: fork, runID: runID(c.Now),
 		managers: map[wsKey]*workspace.Manager{},
 		files:    map[string]*suite.TargetsFile{}, targets: map[*suite.TargetConfig]target.Target{}, judges: map[*suite.TargetConfig]*judge.Judge{}}
 }
@@ -98,7 +65,7 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 	if path == "" {
 		return nil, &configError{pos: suite.Pos{File: s.Path}, env: true, msg: fmt.Sprintf(
 			"no targets file: looked for targets.yaml, targets.yml, .agentv/targets.yaml and .agentv/targets.yml in %s and every directory above it up to %s (add .agentv/targets.yaml, or pass --targets FILE)",
-			filepath.Dir(s.Path), w.root)}
+			filepath.Dir(s.Path), w.Root)}
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -108,37 +75,37 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 	// A targets file in the repository reads only files inside it; one named with --targets
 	// outside the repository (the user's own choice) is confined to its own directory.
 	abs, _ := filepath.Abs(path)
-	root := w.root
-	if !fsroot.Within(w.root, abs) {
+	root := w.Root
+	if !fsroot.Within(w.Root, abs) {
 		root = filepath.Dir(abs)
 	}
-	f, diags := suite.LoadTargetsWith(path, suite.LoadOptions{Root: root, Getenv: w.getenv, Env: w.env})
-	if f != nil && w.onSecrets != nil {
+	f, diags := suite.LoadTargetsWith(path, suite.LoadOptions{Root: root, Getenv: w.Getenv, Env: w.Env})
+	if f != nil && w.OnSecrets != nil {
 		// First: the diagnostics printed or returned below may name what it interpolated.
-		w.onSecrets(f.Secrets())
+		w.OnSecrets(f.Secrets())
 	}
-	if root != w.root {
+	if root != w.Root {
 		for i := range diags {
 			if p := &diags[i].Pos; p.File != "" && !filepath.IsAbs(p.File) {
-				p.File = rel(w.root, filepath.Join(root, p.File))
+				p.File = rel(w.Root, filepath.Join(root, p.File))
 			}
 		}
 	}
-	if diags.HasErrors() && !(w.lint && envGap(diags)) {
+	if diags.HasErrors() && !(w.Lint && envGap(diags)) {
 		return nil, diags
 	}
 	for _, d := range diags {
-		if w.log != nil {
+		if w.Log != nil {
 			if d.Severity == suite.Error {
 				// Only in lint mode: the environment's gaps, checked as far as they allow.
 				d.Severity, d.Message = suite.Warning, d.Message+lintNote
 			}
 			w.warned++
-			fmt.Fprintln(w.log, d.String())
+			fmt.Fprintln(w.Log, d.String())
 		}
 	}
-	if w.forkCode {
-		if err := forkEnv(f, w.isSecret); err != nil {
+	if w.fork != nil && w.fork.CheckTargets != nil {
+		if err := w.fork.CheckTargets(f); err != nil {
 			return nil, err
 		}
 	}
@@ -147,13 +114,13 @@ func (w *wiring) targetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 }
 
 // targetsPath is the targets file that applies to a suite ("" = none found).
-func (w *wiring) targetsPath(s *suite.Suite) string {
-	for _, p := range []string{w.targetsFlag, s.TargetsFile} {
+func (c *Config) targetsPath(s *suite.Suite) string {
+	for _, p := range []string{c.Targets, s.TargetsFile} {
 		if p != "" {
 			return p
 		}
 	}
-	return suite.FindTargets(s.Path, w.root)
+	return suite.FindTargets(s.Path, c.Root)
 }
 
 // target resolves the target a test runs against.
@@ -168,7 +135,7 @@ func (w *wiring) target(s *suite.Suite, t *suite.Test) (target.Target, string, e
 	if tg, ok := w.targets[cfg]; ok {
 		return tg, r.Name, nil
 	}
-	tg, err := resolve.NewTarget(cfg, w.llm)
+	tg, err := resolve.NewTarget(cfg, w.LLM)
 	if err != nil {
 		return nil, r.Name, w.cfgErr(cfg, err)
 	}
@@ -200,7 +167,7 @@ func (w *wiring) judgeFor(s *suite.Suite, t *suite.Test, override string, grader
 	if j, ok := w.judges[cfg]; ok {
 		return j, nil
 	}
-	j, err := resolve.NewJudge(cfg, w.llm, w.judgeSamples)
+	j, err := resolve.NewJudge(cfg, w.LLM, w.JudgeSamples)
 	if err != nil {
 		return nil, w.cfgErr(cfg, err)
 	}
@@ -220,13 +187,13 @@ type wsKey struct {
 // another's changes.
 func (w *wiring) workspace(ctx context.Context, s *suite.Suite, t *suite.Test, ws *suite.Workspace) (engine.Workspace, error) {
 	k := wsKey{ws: ws}
-	if w.targetFlag == "" && s.MatrixEntry(t.Target) != nil {
+	if w.Target == "" && s.MatrixEntry(t.Target) != nil {
 		k.target = t.Target
 	}
 	w.mu.Lock()
 	m, ok := w.managers[k]
 	if !ok {
-		m = workspace.NewManager(ws, workspace.ManagerOptions{RunID: w.runID, Log: w.log, User: w.user})
+		m = workspace.NewManager(ws, workspace.ManagerOptions{RunID: w.runID, Log: w.Log, User: w.User})
 		w.managers[k] = m
 	}
 	w.mu.Unlock()
@@ -241,8 +208,8 @@ func (w *wiring) closeWorkspaces(ctx context.Context) {
 	w.managers = map[wsKey]*workspace.Manager{}
 	w.mu.Unlock()
 	for _, m := range managers {
-		if err := m.Close(ctx); err != nil && w.log != nil {
-			fmt.Fprintf(w.log, "evalgate: warning: %v\n", err)
+		if err := m.Close(ctx); err != nil && w.Log != nil {
+			fmt.Fprintf(w.Log, "evalgate: warning: %v\n", err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -16,10 +16,10 @@ type runPlan struct {
 	targets, judges []*suite.TargetConfig
 }
 
-// configErrors are the configuration mistakes a preflight found; the run does not start.
-type configErrors []suite.Diagnostic
+// ConfigErrors are the configuration mistakes a preflight found; the run does not start.
+type ConfigErrors []suite.Diagnostic
 
-func (ce configErrors) Error() string {
+func (ce ConfigErrors) Error() string {
 	var b strings.Builder
 	if len(ce) == 1 {
 		b.WriteString("a configuration error; nothing was run:")
@@ -27,14 +27,14 @@ func (ce configErrors) Error() string {
 		fmt.Fprintf(&b, "%d configuration errors; nothing was run:", len(ce))
 	}
 	for _, d := range ce {
-		b.WriteString("\n  " + diagLine(d))
+		b.WriteString("\n  " + DiagLine(d))
 	}
 	return b.String()
 }
 
 // diagLine renders a diagnostic as path:line:col: error: message, or "error: message" when
 // the mistake is in a flag.
-func diagLine(d suite.Diagnostic) string {
+func DiagLine(d suite.Diagnostic) string {
 	if d.Pos.File == "" {
 		return d.Severity.String() + ": " + d.Message
 	}
@@ -42,28 +42,14 @@ func diagLine(d suite.Diagnostic) string {
 }
 
 // preflight resolves the target and judges of every test and builds its graders before any
-// model is called, so a configuration mistake is a usage error (exit 2) naming file and line,
-// never a failed test. The clients it builds are the ones the run uses.
+// model is called, so a configuration mistake is a ConfigErrors naming file and line (a usage
+// error), never a failed test. The clients it builds are the ones the run uses.
 func (w *wiring) preflight(suites []*suite.Suite) (*runPlan, error) {
-	plan, diags := w.resolveAll(suites)
-	if len(diags) > 0 {
-		return nil, &exitError{code: exitUsage, err: diags}
+	c := w.checkAll(suites)
+	if len(c.diags) > 0 {
+		return nil, c.diags
 	}
-	return plan, nil
-}
-
-// check is preflight for validate: every problem as a diagnostic, and how many warnings it
-// printed.
-func (w *wiring) check(suites []*suite.Suite) (configErrors, int) {
-	c := w.checkAll(suites)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return c.diags, c.warnings + w.warned
-}
-
-func (w *wiring) resolveAll(suites []*suite.Suite) (*runPlan, configErrors) {
-	c := w.checkAll(suites)
-	return c.plan, c.diags
+	return c.plan, nil
 }
 
 func (w *wiring) checkAll(suites []*suite.Suite) *checker {
@@ -83,8 +69,8 @@ func (w *wiring) checkAll(suites []*suite.Suite) *checker {
 			for _, err := range w.danglingRefs(f) {
 				c.warn(err)
 			}
-			if w.judgeFlag != "" {
-				if _, err := w.resolve(s, ref{Name: w.judgeFlag, What: "--judge"}); err != nil {
+			if w.Judge != "" {
+				if _, err := w.resolve(s, ref{Name: w.Judge, What: "--judge"}); err != nil {
 					c.add(err)
 				}
 			}
@@ -100,7 +86,7 @@ func (w *wiring) checkAll(suites []*suite.Suite) *checker {
 type checker struct {
 	w        *wiring
 	seen     map[string]bool
-	diags    configErrors
+	diags    ConfigErrors
 	warnings int
 	plan     *runPlan
 }
@@ -109,7 +95,7 @@ type checker struct {
 // (unless --target overrides the matrix), else once.
 func (c *checker) runs(s *suite.Suite, t *suite.Test) {
 	names := s.Runs(t)
-	if c.w.targetFlag != "" || len(names) == 0 {
+	if c.w.Target != "" || len(names) == 0 {
 		c.test(s, t)
 		return
 	}
@@ -204,7 +190,7 @@ func (c *checker) use(list *[]*suite.TargetConfig, cfg *suite.TargetConfig) {
 // add records an error as diagnostics, dropping repeats (every test of a suite with a
 // missing targets file reports the same mistake).
 func (c *checker) add(err error) {
-	if c.w.lint && envGap(err) {
+	if c.w.Lint && envGap(err) {
 		c.gap(err)
 		return
 	}
@@ -216,7 +202,7 @@ func (c *checker) add(err error) {
 		for _, d := range ds {
 			switch {
 			case d.Severity != suite.Error:
-			case c.w.lint && strings.Contains(d.Message, unsetMarker):
+			case c.w.Lint && strings.Contains(d.Message, unsetMarker):
 				// A targets file with mistakes of its own and the environment's gaps.
 				d.Severity, d.Message = suite.Warning, d.Message+lintNote
 				c.warnDiag(d)
@@ -244,10 +230,10 @@ func (c *checker) warn(err error) {
 }
 
 func (c *checker) warnDiag(d suite.Diagnostic) {
-	if key := diagLine(d); !c.seen[key] && c.w.log != nil {
+	if key := DiagLine(d); !c.seen[key] && c.w.Log != nil {
 		c.seen[key] = true
 		c.warnings++
-		fmt.Fprintln(c.w.log, diagLine(d))
+		fmt.Fprintln(c.w.Log, DiagLine(d))
 	}
 }
 
@@ -266,7 +252,7 @@ func (c *checker) gap(err error) {
 }
 
 func (c *checker) addDiag(d suite.Diagnostic) {
-	key := diagLine(d)
+	key := DiagLine(d)
 	if !c.seen[key] {
 		c.seen[key] = true
 		c.diags = append(c.diags, d)

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/evalgate/evalgate/internal/llm/provider"
 	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/internal/textdist"
 )
 
 // configError is a configuration mistake at a place in a file; pos is zero for a flag.
@@ -49,13 +50,13 @@ type ref = resolve.Ref
 
 // targetRef applies the target precedence (resolve.Target) with the run's --target.
 func (w *wiring) targetRef(s *suite.Suite, t *suite.Test) ref {
-	return resolve.Target(w.targetFlag, s, t)
+	return resolve.Target(w.Target, s, t)
 }
 
 // judgeRef applies the precedence --judge > the grader's target > the target's grader_target
 // > the target itself when it can grade.
 func (w *wiring) judgeRef(s *suite.Suite, t *suite.Test, override string, graderPos suite.Pos) (ref, error) {
-	if r, ok := resolve.JudgeOverride(w.judgeFlag, override, graderPos); ok {
+	if r, ok := resolve.JudgeOverride(w.Judge, override, graderPos); ok {
 		return r, nil
 	}
 	tcfg, err := w.resolve(s, w.targetRef(s, t))
@@ -85,19 +86,19 @@ func (w *wiring) resolve(s *suite.Suite, r ref) (*suite.TargetConfig, error) {
 		if cfg, ok := f.Lookup(r.Alias); ok {
 			return cfg, nil
 		}
-		return nil, &configError{pos: r.Pos, msg: fmt.Sprintf("%s %q: use_target %q is not defined in %s%s", r.What, r.Name, r.Alias, rel(w.root, f.Path), hint(r.Alias, f))}
+		return nil, &configError{pos: r.Pos, msg: fmt.Sprintf("%s %q: use_target %q is not defined in %s%s", r.What, r.Name, r.Alias, rel(w.Root, f.Path), hint(r.Alias, f))}
 	}
 	if r.What == resolve.DefaultTarget {
 		return nil, &configError{pos: r.Pos, msg: fmt.Sprintf("no target is named and %s has none called \"default\": set execution.target, or pass --target (defined: %s)",
-			rel(w.root, f.Path), strings.Join(targetNames(f), ", "))}
+			rel(w.Root, f.Path), strings.Join(targetNames(f), ", "))}
 	}
-	return nil, &configError{pos: r.Pos, msg: fmt.Sprintf("%s %q is not defined in %s%s", r.What, r.Name, rel(w.root, f.Path), hint(r.Name, f))}
+	return nil, &configError{pos: r.Pos, msg: fmt.Sprintf("%s %q is not defined in %s%s", r.What, r.Name, rel(w.Root, f.Path), hint(r.Name, f))}
 }
 
 // hint suggests the defined name closest to a mistyped one, else lists them.
 func hint(name string, f *suite.TargetsFile) string {
 	names := targetNames(f)
-	if s := closest(name, names); s != "" {
+	if s := textdist.Closest(name, names); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	if len(names) == 0 {
@@ -119,7 +120,7 @@ func targetNames(f *suite.TargetsFile) []string {
 func (w *wiring) posOf(cfg *suite.TargetConfig) suite.Pos {
 	p := cfg.Pos
 	if p.File != "" {
-		p.File = rel(w.root, filepath.Join(cfg.Dir, filepath.Base(p.File)))
+		p.File = rel(w.Root, filepath.Join(cfg.Dir, filepath.Base(p.File)))
 	}
 	return p
 }
@@ -133,7 +134,7 @@ func (w *wiring) danglingRefs(f *suite.TargetsFile) []error {
 				continue
 			}
 			if _, ok := f.Lookup(r.Name); !ok {
-				errs = append(errs, &configError{pos: w.posOf(t), msg: fmt.Sprintf("target %s: %s %q is not defined in %s%s", t.Name, r.What, r.Name, rel(w.root, f.Path), hint(r.Name, f))})
+				errs = append(errs, &configError{pos: w.posOf(t), msg: fmt.Sprintf("target %s: %s %q is not defined in %s%s", t.Name, r.What, r.Name, rel(w.Root, f.Path), hint(r.Name, f))})
 			}
 		}
 	}

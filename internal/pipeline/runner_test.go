@@ -1,0 +1,31 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPreflightBuildsEachClientOnce checks that the clients the preflight built are the ones
+// the run uses: one target and one judge, each built once.
+func TestPreflightBuildsEachClientOnce(t *testing.T) {
+	t.Parallel()
+	root := "testdata/preflight"
+	cfg := Config{Root: root, Getenv: func(k string) string { return map[string]string{"FAKE_URL": "http://127.0.0.1:1"}[k] }, Log: &strings.Builder{}}
+	l, err := New(cfg).Search([]string{root + "/evals/clean.eval.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWiring(cfg, nil)
+	plan, err := w.preflight(l.Suites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.targets) != 1 || len(plan.judges) != 1 || len(w.targets) != 1 || len(w.judges) != 1 {
+		t.Fatalf("plan %d targets %d judges; built %d targets %d judges, want one of each", len(plan.targets), len(plan.judges), len(w.targets), len(w.judges))
+	}
+	s := l.Suites[0]
+	tg, _, _ := w.target(s, s.Tests[0])
+	if tg != w.targets[plan.targets[0]] {
+		t.Error("the run built a second client for the target the preflight built")
+	}
+}
