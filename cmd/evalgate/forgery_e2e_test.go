@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/llm/llmtest"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -170,7 +171,7 @@ func TestForgedCacheEntriesAreRecomputed(t *testing.T) {
 			root := forgeryRepo(t, cacheDir, forge)
 			env := map[string]string{"FAKE_URL": srv.URL, "HOME": t.TempDir()}
 			if keyed == "secret" {
-				env[cacheKeyEnv] = "a-repository-secret-of-32-bytes!"
+				env[pipeline.CacheKeyEnv] = "a-repository-secret-of-32-bytes!"
 			}
 			args := []string{"--cache-dir", cacheDir, "--test-id", "judged"}
 			code, first, stderr := forgeryRun(t, env, root, args...)

@@ -181,7 +181,7 @@ func (o *runOptions) load(ctx context.Context, e env) (string, *pipeline.Loaded,
 	if len(l.Suites) == 0 {
 		return "", nil, nil, usageErr("none of the %d eval files could be loaded", len(l.Files))
 	}
-	suites, err := o.sel.apply(l.Suites)
+	suites, err := o.sel.filter.Apply(l.Suites)
 	if err != nil {
 		return "", nil, nil, err
 	}

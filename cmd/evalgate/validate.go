@@ -68,7 +68,7 @@ func validateCmd(ctx context.Context, e env, sel *selection, strict bool, paths 
 	if err != nil {
 		return usageErr("%w", err)
 	}
-	suites, err := sel.apply(l.Suites)
+	suites, err := sel.filter.Apply(l.Suites)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func validateCmd(ctx context.Context, e env, sel *selection, strict bool, paths 
 	// An eval file with errors still has its targets file checked: fixing the one should not
 	// reveal the other's mistakes only then.
 	checked := suites
-	if !sel.filtered() {
+	if !sel.filter.Active() {
 		for _, f := range l.Failed {
 			checked = append(checked, &suite.Suite{Path: f})
 		}
