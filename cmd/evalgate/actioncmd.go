@@ -55,7 +55,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 	}
 	err := action.Main(ctx, action.Host{Getenv: o.getenv(e), Stdout: e.stdout, Log: e.stderr, Root: root, DryRun: o.dryRun,
 		Credentials: credentials(e), Scrub: e.scrubber(), HTTP: &http.Client{Timeout: time.Minute}, GitHub: e.github,
-		Warn: warner(e), User: e.iso.user, Notice: e.iso.note})
+		Warn: warner(e), User: e.iso.User, Notice: e.iso.Note})
 	var exit *action.ExitError
 	switch {
 	case errors.As(err, &exit):

@@ -126,7 +126,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if cfg.LLM, err = o.llm.options(ctx, root, e); err != nil {
 		return err
 	}
-	e.iso.announce(e.stderr)
+	e.iso.Announce(e.stderr)
 	job := pipeline.Job{Suites: suites, LoadErrors: l.LoadErrors}
 	sh, _ := o.shard.sharding(o.salt())
 	var split *shard.Plan
@@ -197,7 +197,7 @@ func (o *runOptions) config(e env, root string, scrub *redact.Redactor) pipeline
 	}
 	th.Borderline = min(o.borderline, th.Pass)
 	c := pipeline.Config{Root: root, Targets: o.sel.targets, Target: o.sel.target, Judge: o.sel.judge, JudgeSamples: o.llm.judgeSamples,
-		Getenv: e.getenv, Env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, Log: e.stderr, Scrub: scrub, User: e.iso.user,
+		Getenv: e.getenv, Env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, Log: e.stderr, Scrub: scrub, User: e.iso.User,
 		Workers: o.workers, Timeout: o.timeout, Thresholds: th, BudgetUSD: o.llm.budgetUSD, Trials: o.llm.trials, MaxTrials: o.llm.maxTrials,
 		RegressionAlpha: o.alpha, KeepWorkspaces: o.keepWS, DiffDir: o.out}
 	if scrub != nil {

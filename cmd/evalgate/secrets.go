@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"regexp"
-
 	"github.com/evalgate/evalgate/internal/providers"
 	"github.com/evalgate/evalgate/internal/redact"
 )
@@ -40,17 +37,4 @@ func jobSecrets(e env, allow []string) []string {
 		}
 	}
 	return values
-}
-
-// envName is what a variable name may look like in ${{ VAR }}.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// checkEnvNames checks the names of an allow-list (--allow-env, env_allow).
-func checkEnvNames(names []string) error {
-	for _, n := range names {
-		if !envName.MatchString(n) {
-			return fmt.Errorf("%q is not an environment variable name", n)
-		}
-	}
-	return nil
 }

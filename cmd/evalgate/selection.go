@@ -29,7 +29,7 @@ func (s *selection) register(fs *pflag.FlagSet) {
 }
 
 func (s *selection) check() error {
-	if err := checkEnvNames(s.allowEnv); err != nil {
+	if err := pipeline.CheckEnvNames(s.allowEnv); err != nil {
 		return usageErr("--allow-env: %w", err)
 	}
 	if err := s.filter.Check(); err != nil {

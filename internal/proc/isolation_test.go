@@ -1,12 +1,10 @@
-package main
+package proc
 
 import (
 	"bytes"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/evalgate/evalgate/internal/proc"
 )
 
 func TestDecideIsolation(t *testing.T) {
@@ -29,8 +27,8 @@ func TestDecideIsolation(t *testing.T) {
 			if tt.user && os.Geteuid() != 0 {
 				t.Skip("making the isolation user needs root")
 			}
-			iso, err := decideIsolation(tt.euid, func(k string) string {
-				if k == isolationEnv {
+			iso, err := DecideIsolation(tt.euid, func(k string) string {
+				if k == IsolationEnv {
 					return tt.value
 				}
 				return ""
@@ -44,15 +42,15 @@ func TestDecideIsolation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer iso.user.Close()
-			if (iso.user != nil) != tt.user || iso.user != nil && iso.user.UID != proc.AgentUID {
-				t.Errorf("user = %v, want one: %v", iso.user, tt.user)
+			defer iso.User.Close()
+			if (iso.User != nil) != tt.user || iso.User != nil && iso.User.UID != AgentUID {
+				t.Errorf("user = %v, want one: %v", iso.User, tt.user)
 			}
-			if tt.note == "" && iso.note != "" || !strings.Contains(iso.note, tt.note) {
-				t.Errorf("note = %q, want %q", iso.note, tt.note)
+			if tt.note == "" && iso.Note != "" || !strings.Contains(iso.Note, tt.note) {
+				t.Errorf("note = %q, want %q", iso.Note, tt.note)
 			}
 			var b bytes.Buffer
-			iso.announce(&b)
+			iso.Announce(&b)
 			if b.String() != "" != (tt.note != "") {
 				t.Errorf("announce said %q", b.String())
 			}
