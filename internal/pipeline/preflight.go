@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -56,7 +57,7 @@ func (w *wiring) checkAll(suites []*suite.Suite) *checker {
 	c := &checker{w: w, seen: map[string]bool{}, plan: &runPlan{}}
 	files := map[*suite.TargetsFile]bool{}
 	for _, s := range suites {
-		f, err := w.targetsFor(s)
+		f, err := w.res.TargetsFor(s)
 		if err != nil {
 			c.add(err)
 			continue
@@ -66,11 +67,11 @@ func (w *wiring) checkAll(suites []*suite.Suite) *checker {
 			// A reference no test follows is only a warning, as in AgentV, which resolves
 			// grader_target and use_target when a test needs them; one a test does follow is
 			// an error below, where it is resolved.
-			for _, err := range w.danglingRefs(f) {
+			for _, err := range w.res.DanglingRefs(f) {
 				c.warn(err)
 			}
 			if w.Judge != "" {
-				if _, err := w.resolve(s, ref{Name: w.Judge, What: "--judge"}); err != nil {
+				if _, err := w.res.Lookup(s, resolve.Ref{Name: w.Judge, What: "--judge"}); err != nil {
 					c.add(err)
 				}
 			}
@@ -107,10 +108,10 @@ func (c *checker) runs(s *suite.Suite, t *suite.Test) {
 }
 
 func (c *checker) test(s *suite.Suite, t *suite.Test) {
-	cfg, err := c.w.resolve(s, c.w.targetRef(s, t))
+	cfg, err := c.w.res.Lookup(s, c.w.res.TargetRef(s, t))
 	if err != nil {
 		c.add(err)
-	} else if _, _, err := c.w.target(s, t); err != nil {
+	} else if _, _, err := c.w.res.TargetFor(s, t); err != nil {
 		c.add(err)
 	} else {
 		c.use(&c.plan.targets, cfg)
@@ -135,7 +136,7 @@ func (c *checker) graders(s *suite.Suite, t *suite.Test, gs []*suite.Grader) {
 			if errors.As(err, &ce) && ce.Pos == g.Pos {
 				msg = fmt.Sprintf("grader %s: %v", ce.Grader, ce.Err)
 			}
-			c.add(&configError{pos: g.Pos, msg: msg})
+			c.add(&resolve.ConfigError{Pos: g.Pos, Msg: msg})
 		}
 	}
 }
@@ -150,10 +151,10 @@ func (c *checker) conversation(t *suite.Test, cfg *suite.TargetConfig) {
 	}
 	switch cfg.Provider {
 	case "replay":
-		c.add(&configError{pos: t.Conversation.Pos, msg: fmt.Sprintf("test %s: mode: conversation needs a live target; "+
+		c.add(&resolve.ConfigError{Pos: t.Conversation.Pos, Msg: fmt.Sprintf("test %s: mode: conversation needs a live target; "+
 			"replay target %s holds one recorded output per test, not one per turn", t.ID, cfg.Name)})
 	case "cli":
-		c.warn(&configError{pos: t.Conversation.Pos, msg: fmt.Sprintf("test %s: cli target %s gets each turn's input alone as {PROMPT}, "+
+		c.warn(&resolve.ConfigError{Pos: t.Conversation.Pos, Msg: fmt.Sprintf("test %s: cli target %s gets each turn's input alone as {PROMPT}, "+
 			"without the earlier turns (as in AgentV); the agent must keep the conversation itself", t.ID, cfg.Name)})
 	}
 }
@@ -165,15 +166,15 @@ func (c *checker) judges(s *suite.Suite, t *suite.Test, gs []*suite.Grader) {
 		if !g.IsJudge() {
 			continue
 		}
-		r, err := c.w.judgeRef(s, t, g.Target, g.Pos)
+		r, err := c.w.res.JudgeRef(s, t, g.Target, g.Pos)
 		if err != nil {
 			c.add(err)
 			continue
 		}
-		cfg, err := c.w.resolve(s, r)
+		cfg, err := c.w.res.Lookup(s, r)
 		if err != nil {
 			c.add(err)
-		} else if _, err := c.w.judgeFor(s, t, g.Target, g.Pos); err != nil {
+		} else if _, err := c.w.res.JudgeFor(s, t, g.Target, g.Pos); err != nil {
 			c.add(err)
 		} else {
 			c.use(&c.plan.judges, cfg)
@@ -190,21 +191,21 @@ func (c *checker) use(list *[]*suite.TargetConfig, cfg *suite.TargetConfig) {
 // add records an error as diagnostics, dropping repeats (every test of a suite with a
 // missing targets file reports the same mistake).
 func (c *checker) add(err error) {
-	if c.w.Lint && envGap(err) {
+	if c.w.Lint && resolve.EnvGap(err) {
 		c.gap(err)
 		return
 	}
 	var ds suite.Diagnostics
-	var ce *configError
+	var ce *resolve.ConfigError
 	var d suite.Diagnostic
 	switch {
 	case errors.As(err, &ds):
 		for _, d := range ds {
 			switch {
 			case d.Severity != suite.Error:
-			case c.w.Lint && strings.Contains(d.Message, unsetMarker):
+			case c.w.Lint && strings.Contains(d.Message, resolve.UnsetMarker):
 				// A targets file with mistakes of its own and the environment's gaps.
-				d.Severity, d.Message = suite.Warning, d.Message+lintNote
+				d.Severity, d.Message = suite.Warning, d.Message+resolve.LintNote
 				c.warnDiag(d)
 			default:
 				c.addDiag(d)
@@ -212,7 +213,7 @@ func (c *checker) add(err error) {
 		}
 		return
 	case errors.As(err, &ce):
-		d = suite.Diagnostic{Pos: ce.pos, Severity: suite.Error, Message: ce.msg}
+		d = suite.Diagnostic{Pos: ce.Pos, Severity: suite.Error, Message: ce.Msg}
 	default:
 		d = suite.Diagnostic{Severity: suite.Error, Message: err.Error()}
 	}
@@ -221,10 +222,10 @@ func (c *checker) add(err error) {
 
 // warn prints a configuration warning once; it does not stop the run.
 func (c *checker) warn(err error) {
-	var ce *configError
+	var ce *resolve.ConfigError
 	d := suite.Diagnostic{Severity: suite.Warning, Message: err.Error()}
 	if errors.As(err, &ce) {
-		d.Pos, d.Message = ce.pos, ce.msg
+		d.Pos, d.Message = ce.Pos, ce.Msg
 	}
 	c.warnDiag(d)
 }
@@ -239,15 +240,15 @@ func (c *checker) warnDiag(d suite.Diagnostic) {
 
 // gap warns about what the environment kept validate from checking (see envGap).
 func (c *checker) gap(err error) {
-	var ce *configError
+	var ce *resolve.ConfigError
 	d := suite.Diagnostic{Severity: suite.Warning, Message: err.Error()}
 	if errors.As(err, &ce) {
-		if ce.told {
+		if ce.Told {
 			return
 		}
-		d.Pos, d.Message = ce.pos, ce.msg
+		d.Pos, d.Message = ce.Pos, ce.Msg
 	}
-	d.Message += lintNote
+	d.Message += resolve.LintNote
 	c.warnDiag(d)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/evalgate/evalgate/internal/llm/provider"
 	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/redact"
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
@@ -117,10 +118,11 @@ func (r *Runner) Load(patterns []string) ([]*suite.Suite, []*result.SuiteResult,
 
 // TargetsFiles lists the targets files the suites use, each once.
 func (r *Runner) TargetsFiles(suites []*suite.Suite) []string {
+	rc := resolve.Config{Root: r.cfg.Root, Targets: r.cfg.Targets}
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range suites {
-		if p := r.cfg.targetsPath(s); p != "" && !seen[p] {
+		if p := rc.TargetsPath(s); p != "" && !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}
@@ -133,9 +135,7 @@ func (r *Runner) TargetsFiles(suites []*suite.Suite) []string {
 func (r *Runner) Check(suites []*suite.Suite) (ConfigErrors, int) {
 	w := newWiring(r.cfg, nil)
 	c := w.checkAll(suites)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return c.diags, c.warnings + w.warned
+	return c.diags, c.warnings + w.res.Warned()
 }
 
 // Run checks the configuration of the job's suites (a ConfigErrors names every mistake, and
@@ -185,7 +185,7 @@ func (r *Runner) engineConfig(w *wiring, job Job) engine.Config {
 		KeepDiff:        keepDiff,
 		Baseline:        engine.BaseOutcomes(job.Baseline),
 		SingleTarget:    c.Target != "",
-		Target:          w.target,
+		Target:          w.res.TargetFor,
 		Grader:          w.grader,
 		Workspace:       w.workspace,
 		Progress:        c.Log,

@@ -20,12 +20,17 @@ func TestPreflightBuildsEachClientOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(plan.targets) != 1 || len(plan.judges) != 1 || len(w.targets) != 1 || len(w.judges) != 1 {
-		t.Fatalf("plan %d targets %d judges; built %d targets %d judges, want one of each", len(plan.targets), len(plan.judges), len(w.targets), len(w.judges))
+	targets, judges := w.res.Built()
+	if len(plan.targets) != 1 || len(plan.judges) != 1 || targets != 1 || judges != 1 {
+		t.Fatalf("plan %d targets %d judges; built %d targets %d judges, want one of each", len(plan.targets), len(plan.judges), targets, judges)
 	}
 	s := l.Suites[0]
-	tg, _, _ := w.target(s, s.Tests[0])
-	if tg != w.targets[plan.targets[0]] {
+	first, _, err := w.res.TargetFor(s, s.Tests[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _, _ := w.res.TargetFor(s, s.Tests[0])
+	if targets, _ = w.res.Built(); again != first || targets != 1 {
 		t.Error("the run built a second client for the target the preflight built")
 	}
 }
