@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/redact"
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/shard"
@@ -196,8 +197,8 @@ func (o *runOptions) config(e env, root string, scrub *redact.Redactor) pipeline
 		th.Pass = o.threshold
 	}
 	th.Borderline = min(o.borderline, th.Pass)
-	c := pipeline.Config{Root: root, Targets: o.sel.targets, Target: o.sel.target, Judge: o.sel.judge, JudgeSamples: o.llm.judgeSamples,
-		Getenv: e.getenv, Env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, Log: e.stderr, Scrub: scrub, User: e.iso.User,
+	c := pipeline.Config{Config: resolve.Config{Root: root, Targets: o.sel.targets, Target: o.sel.target, Judge: o.sel.judge, JudgeSamples: o.llm.judgeSamples,
+		Getenv: e.getenv, Env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, Log: e.stderr}, Scrub: scrub, User: e.iso.User,
 		Workers: o.workers, Timeout: o.timeout, Thresholds: th, BudgetUSD: o.llm.budgetUSD, Trials: o.llm.trials, MaxTrials: o.llm.maxTrials,
 		RegressionAlpha: o.alpha, KeepWorkspaces: o.keepWS, DiffDir: o.out}
 	if scrub != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/pipeline"
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -62,8 +63,8 @@ func validateCmd(ctx context.Context, e env, sel *selection, strict bool, paths 
 	defer out.Flush()
 	e.stdout = out
 	// The same wiring as run, without a cache: building a client calls nobody.
-	cfg := pipeline.Config{Root: root, Targets: sel.targets, Target: sel.target, Judge: sel.judge, Lint: !strict,
-		Getenv: e.getenv, Env: policy, Log: e.stdout, OnSecrets: func(v []string) { scrub.Add(v...) }}
+	cfg := pipeline.Config{Config: resolve.Config{Root: root, Targets: sel.targets, Target: sel.target, Judge: sel.judge, Lint: !strict,
+		Getenv: e.getenv, Env: policy, Log: e.stdout, OnSecrets: func(v []string) { scrub.Add(v...) }}}
 	l, err := pipeline.New(cfg).Search(paths)
 	if err != nil {
 		return usageErr("%w", err)

@@ -17,6 +17,7 @@ import (
 	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/redact"
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/shard"
 )
@@ -102,8 +103,8 @@ func Main(ctx context.Context, h Host) error {
 	if err != nil {
 		return err
 	}
-	d.Runner = pipeline.New(in.RunConfig(pipeline.Config{Root: root, Getenv: h.Getenv, LLM: models, Log: h.Log,
-		OnSecrets: addSecrets, Scrub: scrub, User: h.User}))
+	d.Runner = pipeline.New(in.RunConfig(pipeline.Config{Config: resolve.Config{Root: root, Getenv: h.Getenv, LLM: models, Log: h.Log,
+		OnSecrets: addSecrets}, Scrub: scrub, User: h.User}))
 	if h.Notice != "" {
 		fmt.Fprintln(h.Log, h.Notice)
 	}

@@ -1,7 +1,6 @@
 package action
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
-	"github.com/evalgate/evalgate/internal/result"
 )
 
 // TestActionTrialsInput: the action's trials input reaches the engine, and the comment
@@ -52,7 +50,7 @@ func TestActionMaxTrialsInput(t *testing.T) {
 	if code, log := r.run(); code != 1 {
 		t.Fatalf("head: exit %d\n%s", code, log)
 	}
-	run := readRun(t, filepath.Join(r.Env["INPUT_REPORT_DIR"], "results.json"))
+	run := r.Results()
 	compared := 0
 	for _, s := range run.Suites {
 		for _, tr := range s.Tests {
@@ -73,17 +71,4 @@ func TestActionMaxTrialsInput(t *testing.T) {
 	if code, log := r.run(); code == 0 || !strings.Contains(log, "input max_trials must be a number from 0 to 100") {
 		t.Errorf("max_trials 2.5: exit %d\n%s", code, log)
 	}
-}
-
-func readRun(t *testing.T, path string) *result.Run {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var run result.Run
-	if err := json.Unmarshal(b, &run); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return &run
 }

@@ -2,11 +2,9 @@ package pipeline
 
 import (
 	"context"
-	"io"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/engine"
-	"github.com/evalgate/evalgate/internal/llm/provider"
 	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/resolve"
@@ -18,32 +16,16 @@ import (
 // Config is what a run's flags, or the action's inputs, say about how to load, wire and run
 // suites. It is plain data: New builds the one Runner from it.
 type Config struct {
-	// Root is the repository root: file references may not leave it, and report paths are
-	// relative to it.
-	Root string
-	// Targets, Target and Judge are --targets, --target and --judge ("" = none): the targets
-	// file every suite uses, the target every test runs against, the judge every grader uses.
-	Targets, Target, Judge string
-	// JudgeSamples asks each judge this many times per grader (0 = the grader's samples:).
-	JudgeSamples int
-	// Getenv reads the environment; Env says which variables ${{ VAR }} may read.
-	Getenv func(string) string
-	Env    *suite.EnvPolicy
-	// LLM is shared by every vendor client of the run: cache, prices, limiters.
-	LLM provider.Options
-	// Log hears diagnostics, warnings and progress.
-	Log io.Writer
-	// OnSecrets hears the credentials each targets file interpolates, as it is loaded, so
-	// they can be masked and scrubbed.
-	OnSecrets func([]string)
+	// Where targets and judges come from: the root, the --targets, --target and --judge
+	// overrides, the environment, the model options, the log (diagnostics, warnings and
+	// progress) and who hears the secrets targets files interpolate. Its CheckTargets is
+	// set by a Job's Fork.
+	resolve.Config
 	// Scrub, when not nil, is applied to the finished run before anything renders it: a
 	// renderer's escaping would hide a secret from a scrub of its output.
 	Scrub *redact.Redactor
 	// User is who agents, hooks and graders run as (nil = evalgate's own user).
 	User *proc.User
-	// Lint is validate without --strict: the files are checked even where the environment
-	// (an unset variable, no targets file) keeps it from checking everything a run needs.
-	Lint bool
 	// Now stamps the run for workspace hooks (nil = time.Now).
 	Now func() time.Time
 
@@ -118,11 +100,10 @@ func (r *Runner) Load(patterns []string) ([]*suite.Suite, []*result.SuiteResult,
 
 // TargetsFiles lists the targets files the suites use, each once.
 func (r *Runner) TargetsFiles(suites []*suite.Suite) []string {
-	rc := resolve.Config{Root: r.cfg.Root, Targets: r.cfg.Targets}
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range suites {
-		if p := rc.TargetsPath(s); p != "" && !seen[p] {
+		if p := r.cfg.TargetsPath(s); p != "" && !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"strings"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/resolve"
 )
 
 // TestPreflightBuildsEachClientOnce checks that the clients the preflight built are the ones
@@ -10,7 +12,7 @@ import (
 func TestPreflightBuildsEachClientOnce(t *testing.T) {
 	t.Parallel()
 	root := "testdata/preflight"
-	cfg := Config{Root: root, Getenv: func(k string) string { return map[string]string{"FAKE_URL": "http://127.0.0.1:1"}[k] }, Log: &strings.Builder{}}
+	cfg := Config{Config: resolve.Config{Root: root, Getenv: func(k string) string { return map[string]string{"FAKE_URL": "http://127.0.0.1:1"}[k] }, Log: &strings.Builder{}}}
 	l, err := New(cfg).Search([]string{root + "/evals/clean.eval.yaml"})
 	if err != nil {
 		t.Fatal(err)

@@ -42,8 +42,7 @@ func runID(now func() time.Time) string {
 // newWiring is the wiring of one run; with fork, the reply cache is off, vendor keys go only
 // where fork.AllowHost lets them and every targets file passes fork.CheckTargets.
 func newWiring(c Config, fork *Fork) *wiring {
-	rc := resolve.Config{Root: c.Root, Targets: c.Targets, Target: c.Target, Judge: c.Judge, JudgeSamples: c.JudgeSamples,
-		Getenv: c.Getenv, Env: c.Env, LLM: c.LLM, Log: c.Log, OnSecrets: c.OnSecrets, Lint: c.Lint}
+	rc := c.Config
 	if fork != nil {
 		rc.LLM.Cache = nil
 		rc.LLM.AllowHost = fork.AllowHost

@@ -28,12 +28,14 @@ type Config struct {
 	Env    *suite.EnvPolicy
 	// LLM is shared by every vendor client: cache, prices, limiters.
 	LLM provider.Options
-	// Log hears the targets files' warnings (nil: none is printed).
+	// Log hears the targets files' warnings (nil: none is printed) and, in a pipeline.Config,
+	// the run's diagnostics and progress.
 	Log io.Writer
 	// OnSecrets hears the credentials each targets file interpolates, as it is loaded.
 	OnSecrets func([]string)
-	// Lint is validate without --strict: a targets file whose only errors are the
-	// environment's gaps (an unset variable) is used, its errors printed as warnings.
+	// Lint is validate without --strict: the files are checked even where the environment
+	// (an unset variable, no targets file) keeps it from checking everything a run needs; a
+	// targets file whose only errors are such gaps is used, its errors printed as warnings.
 	Lint bool
 	// CheckTargets, when not nil, must accept every targets file (a fork's run).
 	CheckTargets func(*suite.TargetsFile) error

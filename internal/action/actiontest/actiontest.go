@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/github/githubtest"
+	"github.com/evalgate/evalgate/internal/result"
 )
 
 // HeadSHA is the head commit of the events' pull request, which is not the one checked out.
@@ -108,6 +109,21 @@ func (j *Job) Read(name string) string {
 		j.T.Fatal(err)
 	}
 	return string(b)
+}
+
+// Results reads the results.json the job wrote to its report directory.
+func (j *Job) Results() *result.Run {
+	j.T.Helper()
+	path := filepath.Join(j.Env["INPUT_REPORT_DIR"], "results.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		j.T.Fatal(err)
+	}
+	var run result.Run
+	if err := json.Unmarshal(b, &run); err != nil {
+		j.T.Fatalf("%s: %v", path, err)
+	}
+	return &run
 }
 
 // CommitWorkspace makes the job's workspace a git repository (or commits what changed in it)
