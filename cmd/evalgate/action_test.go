@@ -3,420 +3,107 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 )
 
-const headSHA = "4f1c0d2e9b8a7f6e5d4c3b2a1908f7e6d5c4b3a2"
-
-// runner is one simulated Actions job: a workspace (a copy of the quickstart, committed to a
-// git repository whose HEAD is GITHUB_SHA, as the default checkout of a pull_request job
-// leaves it), an event file, file-command files, and the environment a runner sets.
-type runner struct {
-	t       *testing.T
-	srv     *githubtest.Server
-	env     map[string]string
-	summary string
-	output  string
-	head    string // the commit checked out in the workspace
-}
+// runner is one simulated Actions job (actiontest.Job) running the evalgate binary's action
+// command in process: what the binary adds to action.Run — masking, the job log's scrubbing
+// and workflow-command escaping, exit codes — is tested here; the action's own behaviour is
+// tested end to end in internal/action.
+type runner struct{ *actiontest.Job }
 
 func newRunner(t *testing.T, srv *githubtest.Server, eventName string, payload map[string]any) *runner {
 	t.Helper()
-	dir := t.TempDir()
-	ws := filepath.Join(dir, "workspace")
-	if out, err := exec.Command("cp", "-r", filepath.Join("..", "..", "testdata", "quickstart"), ws).CombinedOutput(); err != nil {
-		t.Fatalf("copy quickstart: %v %s", err, out)
-	}
-	ev := filepath.Join(dir, "event.json")
-	b, _ := json.Marshal(payload)
-	for _, f := range []struct{ path, body string }{{ev, string(b)}, {filepath.Join(dir, "summary.md"), ""}, {filepath.Join(dir, "output"), ""}} {
-		if err := os.WriteFile(f.path, []byte(f.body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r := &runner{t: t, srv: srv, summary: filepath.Join(dir, "summary.md"), output: filepath.Join(dir, "output"), env: map[string]string{
-		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": eventName, "GITHUB_EVENT_PATH": ev,
-		"GITHUB_REPOSITORY": "acme/agents", "GITHUB_API_URL": srv.APIURL(), "GITHUB_SERVER_URL": "https://github.example",
-		"GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"), "GITHUB_OUTPUT": filepath.Join(dir, "output"),
-		"GITHUB_RUN_ID": "99", "GITHUB_SHA": "ffffeeeeddddccccbbbbaaaa9999888877776666",
-		"INPUT_GITHUB_TOKEN": "ghs_test", "INPUT_REPORT_DIR": filepath.Join(dir, "report"), "INPUT_CHECK_NAME": "evalgate",
-	}}
-	r.head = commitWorkspace(t, r)
-	r.env["GITHUB_SHA"] = r.head
-	return r
+	return &runner{actiontest.New(t, srv, eventName, payload)}
 }
 
+// run runs `evalgate action` and returns its exit code and output.
 func (r *runner) run() (int, string) {
-	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(r.T.Context(), time.Minute)
 	defer cancel()
-	code := runEnv(ctx, []string{"action"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-		getenv: func(k string) string { return r.env[k] }, github: github.Options{WriteSpacing: time.Millisecond}})
-	return code, out.String() + errb.String()
+	code, out, errb := r.runArgs(ctx)
+	return code, out + errb
 }
 
-func (r *runner) file(path string) string {
-	b, _ := os.ReadFile(path)
-	return string(b)
+// runArgs runs the action with extra flags under ctx and returns its stdout and stderr apart.
+func (r *runner) runArgs(ctx context.Context, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := runEnv(ctx, append([]string{"action"}, args...), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: r.Getenv, github: github.Options{WriteSpacing: time.Millisecond}})
+	return code, out.String(), errb.String()
 }
 
-func prEvent(fork bool) map[string]any {
-	head := map[string]any{"full_name": "acme/agents"}
-	if fork {
-		head = map[string]any{"full_name": "mallory/agents"}
-	}
-	return map[string]any{"action": "synchronize", "number": 42,
-		"pull_request": map[string]any{"number": 42,
-			"head": map[string]any{"sha": headSHA, "ref": "feature", "repo": head},
-			"base": map[string]any{"sha": "0a1b2c3d", "ref": "main", "repo": map[string]any{"full_name": "acme/agents"}}},
-		"repository": map[string]any{"full_name": "acme/agents"}}
-}
-
-func TestActionPullRequest(t *testing.T) {
+func TestTrustDryRunNeutralisesWorkflowCommands(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
-	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}, {"filename": "README.md"}}
-	r := newRunner(t, srv, "pull_request", prEvent(false))
-	for i := range 3 {
-		code, log := r.run()
-		if code != 1 {
-			t.Fatalf("run %d: exit %d (the calculator suite has a gated failure)\n%s", i, code, log)
-		}
-	}
-	if c := srv.Comments(42); len(c) != 1 || !strings.HasPrefix(c[0].Body, "<!-- evalgate:comment key=evalgate -->") {
-		t.Fatalf("want exactly one sticky comment, got %d", len(c))
-	}
-	runs := srv.CheckRuns()
-	if len(runs) != 3 {
-		t.Fatalf("%d check runs", len(runs))
-	}
-	cr := runs[2]
-	if cr.HeadSHA != headSHA || cr.Conclusion != "failure" || cr.Status != "completed" || len(cr.Annotations) == 0 {
-		t.Fatalf("check run: sha %s conclusion %s status %s annotations %d", cr.HeadSHA, cr.Conclusion, cr.Status, len(cr.Annotations))
-	}
-	if p, _ := cr.Annotations[0]["path"].(string); p != "evals/calculator.eval.yaml" {
-		t.Fatalf("annotation path %q", p)
-	}
-	// Only the changed suite ran.
-	if body := srv.Comments(42)[0].Body; !strings.Contains(body, "add-divide") || strings.Contains(body, "changelog-entry") {
-		t.Fatalf("comment should hold only the calculator suite:\n%s", body)
-	}
-	out := r.file(r.output)
-	for _, want := range []string{"verdict<<", "fail", "check-run-id<<", "comment-url<<"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("outputs lack %q:\n%s", want, out)
-		}
-	}
-	if !strings.Contains(r.file(r.summary), "add-divide") {
-		t.Error("step summary lacks the table")
-	}
-}
-
-func TestActionNoSuiteTouched(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	srv.Files = []map[string]any{{"filename": "docs/intro.md"}}
-	r := newRunner(t, srv, "pull_request", prEvent(false))
-	if code, log := r.run(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, log)
-	}
-	if runs := srv.CheckRuns(); len(runs) != 1 || runs[0].Conclusion != "success" || runs[0].Title != "No eval suites touched" {
-		t.Fatalf("check runs: %+v", runs)
-	}
-	if len(srv.Comments(42)) != 0 {
-		t.Fatal("commented although nothing ran")
-	}
-}
-
-func TestActionForkPullRequest(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	r := newRunner(t, srv, "pull_request", prEvent(true))
-	if code, log := r.run(); code != 0 {
-		t.Fatalf("exit %d\n%s", code, log)
-	}
-	if n := len(srv.Requests()); n != 0 {
-		t.Fatalf("a fork PR made %d API requests", n)
-	}
-	if s := r.file(r.summary); !strings.Contains(s, "fork") {
-		t.Fatalf("summary does not explain:\n%s", s)
-	}
-}
-
-func comment(author string) map[string]any {
-	return map[string]any{"action": "created",
-		"issue":      map[string]any{"number": 42, "pull_request": map[string]any{"url": "x"}},
-		"comment":    map[string]any{"id": 555, "body": "/evalgate rerun evals/quality.eval.yaml", "user": map[string]any{"login": author}, "author_association": "MEMBER"},
-		"repository": map[string]any{"full_name": "acme/agents"}}
-}
-
-func TestActionRerunCommand(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	srv.Permissions = map[string]string{"alice": "write", "mallory": "read"}
-	trusted := newRunner(t, srv, "issue_comment", comment("alice"))
-	srv.PR = map[string]any{"number": 42,
-		"head": map[string]any{"sha": trusted.head, "repo": map[string]any{"full_name": "acme/agents"}},
-		"base": map[string]any{"sha": "0a1b2c3d", "repo": map[string]any{"full_name": "acme/agents"}}}
-	seedGate(srv, trusted.head, "success", "") // the gate the partial rerun builds on
-
-	untrusted := newRunner(t, srv, "issue_comment", comment("mallory"))
-	if code, log := untrusted.run(); code != 0 || !strings.Contains(log, "write or admin permission required") {
-		t.Fatalf("untrusted: exit %d\n%s", code, log)
-	}
-	if len(srv.CheckRuns()) != 1 || len(srv.Reactions(555)) != 0 {
-		t.Fatal("an untrusted commenter triggered work")
-	}
-
-	code, log := trusted.run()
-	if code != 0 {
-		t.Fatalf("trusted: exit %d\n%s", code, log)
-	}
-	runs := srv.CheckRuns()
-	if len(runs) != 2 || runs[1].HeadSHA != trusted.head || runs[1].Conclusion != "success" {
-		t.Fatalf("rerun check run: %+v", runs)
-	}
-	if got := strings.Join(srv.Reactions(555), ","); got != "eyes,rocket" {
-		t.Fatalf("reactions %q", got)
-	}
-}
-
-// commitWorkspace makes the runner's workspace a git repository and returns its HEAD.
-func commitWorkspace(t *testing.T, r *runner) string {
-	t.Helper()
-	ws := r.env["GITHUB_WORKSPACE"]
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "checkout"}} {
-		if out, err := exec.Command("git", append([]string{"-C", ws}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	out, err := exec.Command("git", "-C", ws, "rev-parse", "HEAD").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func TestActionRerunNeedsThePRHeadCheckedOut(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name      string
-		matchHead bool
-	}{{"other commit checked out", false}, {"PR head checked out", true}} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := githubtest.New(t)
-			srv.Permissions = map[string]string{"alice": "write"}
-			r := newRunner(t, srv, "issue_comment", comment("alice"))
-			head := headSHA
-			if tc.matchHead {
-				head = r.head
-			}
-			srv.PR = map[string]any{"number": 42,
-				"head": map[string]any{"sha": head, "repo": map[string]any{"full_name": "acme/agents"}},
-				"base": map[string]any{"sha": "0a1b2c3d", "repo": map[string]any{"full_name": "acme/agents"}}}
-			seedGate(srv, head, "success", "")
-			code, log := r.run()
-			runs := srv.CheckRuns()[1:]
-			if tc.matchHead {
-				if code != 0 || len(runs) != 1 || runs[0].HeadSHA != head {
-					t.Fatalf("exit %d, check runs %+v\n%s", code, runs, log)
-				}
-				return
-			}
-			if code != 0 || len(runs) != 0 || !strings.Contains(log, "rerun refused") {
-				t.Fatalf("exit %d, check runs %+v\n%s", code, runs, log)
-			}
-			if got := strings.Join(srv.Reactions(555), ","); got != "confused" {
-				t.Errorf("reactions %q, want confused", got)
-			}
-			if s := r.file(r.summary); !strings.Contains(s, "refs/pull/${{ github.event.issue.number }}/head") {
-				t.Errorf("summary does not say how to fix it:\n%s", s)
-			}
-		})
-	}
-}
-
-func TestActionReadOnlyTokenFallsBackToSummary(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml"}}
-	forbidden := githubtest.Fault{Status: 403, Body: `{"message":"Resource not accessible by integration"}`, Times: 10}
-	srv.Fail(githubtest.CreateCheck, forbidden)
-	srv.Fail(githubtest.CreateComment, forbidden)
-	r := newRunner(t, srv, "pull_request", prEvent(false))
-	code, log := r.run()
+	r := newRunner(t, srv, "workflow_dispatch", map[string]any{})
+	r.Write(map[string]string{
+		"evals/evil/evil.eval.yaml": "name: evil\nexecution:\n  target: canned\ntests:\n  - id: evil\n    input: say hi\n    assertions:\n      - type: rubrics\n        criteria:\n          - {id: greets, outcome: The answer greets}\n",
+		"evals/evil/targets.yaml": "targets:\n  - name: canned\n    provider: mock\n    response: \"hi\\n::add-mask::x\\n::error::pwned\\n\"\n    grader_target: judge\n" +
+			"  - name: judge\n    provider: mock\n    response: '{\"checks\":[{\"id\":\"greets\",\"satisfied\":false,\"reasoning\":\"no\\n::add-mask::y\"}]}'\n",
+	})
+	r.Env["INPUT_SUITES"] = "evals/evil/*.eval.yaml"
+	code, stdout, log := r.runArgs(t.Context(), "--dry-run")
 	if code != 1 {
-		t.Fatalf("exit %d: the gate still follows the results\n%s", code, log)
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, log)
 	}
-	if srv.Count(githubtest.CreateCheck) != 1 || srv.Count(githubtest.CreateComment) != 0 {
-		t.Fatalf("a 403 was retried or writes went on: %d check creates, %d comment creates", srv.Count(githubtest.CreateCheck), srv.Count(githubtest.CreateComment))
+	if !strings.Contains(stdout, "::add-mask::x") {
+		t.Fatalf("the comment does not carry the answer:\n%s", stdout)
 	}
-	if s := r.file(r.summary); !strings.Contains(s, "read-only") || !strings.Contains(s, "add-divide") {
-		t.Fatalf("summary lacks the fallback:\n%s", s)
-	}
-}
-
-func TestActionCommentTooLongIsShortened(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml"}}
-	srv.Fail(githubtest.CreateComment, githubtest.Fault{Status: 422,
-		Body: `{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`})
-	r := newRunner(t, srv, "pull_request", prEvent(false))
-	if code, log := r.run(); code != 1 {
-		t.Fatalf("exit %d\n%s", code, log)
-	}
-	c := srv.Comments(42)
-	if len(c) != 1 || len(c[0].Body) > 16*1024 || strings.Count(c[0].Body, "<details>") != strings.Count(c[0].Body, "</details>") {
-		t.Fatalf("want one shortened, balanced comment; got %d", len(c))
-	}
-}
-
-func TestActionConclusions(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		file, conclusion string
-		code             int
-	}{
-		{"evals/quality.eval.yaml", "success", 0},       // pass
-		{"evals/review-legacy.eval.yaml", "neutral", 0}, // borderline
-		{"evals/calculator.eval.yaml", "failure", 1},    // a required gate fails
-		{"evals/changelog.eval.yaml", "failure", 1},     // the judge never returns a criterion: error
-	} {
-		t.Run(tc.conclusion+" "+tc.file, func(t *testing.T) {
-			t.Parallel()
-			srv := githubtest.New(t)
-			srv.Files = []map[string]any{{"filename": tc.file}}
-			r := newRunner(t, srv, "pull_request", prEvent(false))
-			code, log := r.run()
-			runs := srv.CheckRuns()
-			if code != tc.code || len(runs) != 1 || runs[0].Conclusion != tc.conclusion || runs[0].HeadSHA != headSHA {
-				t.Fatalf("exit %d, check runs %+v; want exit %d and %s\n%s", code, runs, tc.code, tc.conclusion, log)
-			}
-		})
-	}
-}
-
-func TestActionAnnotationsInBatches(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	srv.Files = []map[string]any{{"filename": "evals/many.eval.yaml"}}
-	r := newRunner(t, srv, "pull_request", prEvent(false))
-	var suite, reply strings.Builder
-	suite.WriteString("name: many\nexecution:\n  target: canned\ntests:\n  - id: everything\n    input: do it all\n    assertions:\n      - type: rubrics\n        criteria:\n")
-	reply.WriteString(`{"checks":[`)
-	for i := range 120 {
-		fmt.Fprintf(&suite, "          - {id: c%03d, outcome: criterion %d}\n", i, i)
-		if i > 0 {
-			reply.WriteString(",")
-		}
-		fmt.Fprintf(&reply, `{"id":"c%03d","satisfied":false,"reasoning":"no"}`, i)
-	}
-	reply.WriteString(`]}`)
-	targets := "targets:\n  - name: canned\n    provider: mock\n    response: done\n    grader_target: judge\n  - name: judge\n    provider: mock\n    response: '" + reply.String() + "'\n"
-	ws := r.env["GITHUB_WORKSPACE"]
-	for name, body := range map[string]string{"evals/many.eval.yaml": suite.String(), "evals/targets.yaml": targets} {
-		if err := os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
+	for name, out := range map[string]string{"stdout": stdout, "log": log} {
+		if line, ok := liveCommand(out); ok {
+			t.Fatalf("%s: the runner would honour %q:\n%s", name, line, out)
 		}
 	}
-	if code, log := r.run(); code != 1 {
-		t.Fatalf("exit %d\n%s", code, log)
-	}
-	// The gate is completed in one request carrying the 50 most important annotations; all
-	// 120 are in check-run.json, and the check run's text says so.
-	runs := srv.CheckRuns()
-	if len(runs) != 1 || fmt.Sprint(runs[0].Batches) != "[50]" || srv.Count(githubtest.UpdateCheck) != 1 {
-		t.Fatalf("annotation batches %v in %d updates, want [50] in the one that completes the check", runs[0].Batches, srv.Count(githubtest.UpdateCheck))
-	}
-	if line, _ := runs[0].Annotations[0]["start_line"].(float64); line != 10 {
-		t.Fatalf("first annotation on line %v, want the criterion's line 10", line)
-	}
-	if !strings.Contains(runs[0].Text, "the 50 most important of 120") {
-		t.Fatalf("the check run does not say annotations were left out: %.300s", runs[0].Text)
-	}
-	raw, err := os.ReadFile(filepath.Join(r.env["INPUT_REPORT_DIR"], "check-run.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct{ Annotations []map[string]any }
-	if err := json.Unmarshal(raw, &file); err != nil || len(file.Annotations) != 120 {
-		t.Fatalf("check-run.json: %d annotations (%v), want all 120", len(file.Annotations), err)
+	if len(srv.Requests()) != 0 {
+		t.Fatal("a dry run called GitHub")
 	}
 }
 
-// TestActionMergeGroup runs the quickstart in a merge queue: the suites the group's change
-// touches (from the compare API) run, the check run goes on the group's head, and no PR is
-// commented on.
-func TestActionMergeGroup(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	srv.CompareFiles = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}}
-	r := newRunner(t, srv, "merge_group", nil)
-	b, _ := json.Marshal(map[string]any{"action": "checks_requested",
-		"merge_group": map[string]any{"head_sha": r.head, "base_sha": "0a1b2c3d", "head_ref": "refs/heads/gh-readonly-queue/main/pr-42-0a1b2c3d", "base_ref": "refs/heads/main"},
-		"repository":  map[string]any{"full_name": "acme/agents"}})
-	if err := os.WriteFile(r.env["GITHUB_EVENT_PATH"], b, 0o644); err != nil {
-		t.Fatal(err)
+// liveCommand returns the first line the Actions runner would honour as a workflow command:
+// one starting with "::" outside a ::stop-commands:: pause.
+func liveCommand(out string) (string, bool) {
+	stop := ""
+	for _, line := range strings.Split(strings.ReplaceAll(out, "\r", "\n"), "\n") {
+		l := strings.TrimLeft(line, " ")
+		switch {
+		case stop != "" && l == "::"+stop+"::":
+			stop = ""
+		case stop != "":
+		case strings.HasPrefix(l, "::stop-commands::"):
+			stop = strings.TrimPrefix(l, "::stop-commands::")
+		case strings.HasPrefix(l, "::"):
+			return l, true
+		}
 	}
-	code, log := r.run()
-	if code != 1 {
-		t.Fatalf("exit %d (the calculator suite has a gated failure)\n%s", code, log)
-	}
-	runs := srv.CheckRuns()
-	if len(runs) != 1 || runs[0].HeadSHA != r.head || runs[0].Conclusion != "failure" {
-		t.Fatalf("check runs %+v, want one failure on the group's head %s", runs, r.head)
-	}
-	if n := srv.Count(githubtest.CreateComment) + srv.Count(githubtest.ListComments); n != 0 {
-		t.Fatalf("a merge group made %d comment requests", n)
-	}
-	if s := r.file(r.summary); !strings.Contains(s, "add-divide") || strings.Contains(s, "changelog-entry") {
-		t.Fatalf("the summary should hold only the calculator suite:\n%s", s)
-	}
-	if out := r.file(r.output); !strings.Contains(out, "verdict<<") {
-		t.Fatalf("no outputs:\n%s", out)
-	}
+	return "", false
 }
 
-// TestActionConfigErrorReplacesComment: a configuration error after an earlier run replaces
-// the sticky comment, fails the check run, and fills the summary and outputs; the log has no
-// escaped line breaks.
-func TestActionConfigErrorReplacesComment(t *testing.T) {
+// TestActionDryRunLocally: outside a runner, `evalgate action --dry-run --repo DIR` needs no
+// token or event, runs every suite and prints the comment and the check run it would post,
+// exiting with the gate's code.
+func TestActionDryRunLocally(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
-	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}}
-	srv.AddComment(42, srv.BotLogin, "<!-- evalgate:comment key=evalgate -->\n## ✅ evalgate: all 9 tests passed (an earlier run)")
-	r := newRunner(t, srv, "pull_request", prEvent(false))
-	r.env["INPUT_TARGET"] = "no-such-target"
-	code, log := r.run()
-	if code != 2 {
-		t.Fatalf("exit %d, want 2\n%s", code, log)
+	ws := newRunner(t, srv, "workflow_dispatch", nil).Env["GITHUB_WORKSPACE"]
+	var out, errb bytes.Buffer
+	code := runEnv(t.Context(), []string{"action", "--dry-run", "--repo", ws}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: func(k string) string { return map[string]string{"INPUT_REPORT_DIR": t.TempDir()}[k] }})
+	if code != exitGateFailed {
+		t.Fatalf("exit %d, want %d (the calculator suite has a gated failure)\n%s", code, exitGateFailed, errb.String())
 	}
-	cs := srv.Comments(42)
-	if len(cs) != 1 || strings.Contains(cs[0].Body, "earlier run)") || !strings.Contains(cs[0].Body, "no-such-target") || !strings.Contains(cs[0].Body, "evals/calculator.eval.yaml") {
-		t.Fatalf("comment %+v: want the earlier run replaced by the error and what did not run", cs)
+	for _, want := range []string{"<!-- evalgate:comment key=evalgate -->", "add-divide", "changelog-entry"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out.String())
+		}
 	}
-	if runs := srv.CheckRuns(); len(runs) != 1 || runs[0].Conclusion != "failure" || runs[0].HeadSHA != headSHA {
-		t.Fatalf("check runs %+v", runs)
-	}
-	if s := r.file(r.summary); !strings.Contains(s, "no-such-target") {
-		t.Fatalf("summary:\n%s", s)
-	}
-	if out := r.file(r.output); !strings.Contains(out, "verdict<<") || !strings.Contains(out, "\nerror\n") {
-		t.Fatalf("outputs:\n%s", out)
-	}
-	if strings.Contains(log, `\n`) {
-		t.Fatalf("the log has an escaped line break:\n%s", log)
+	if len(srv.Requests()) != 0 {
+		t.Fatal("a dry run called GitHub")
 	}
 }

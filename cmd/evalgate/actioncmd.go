@@ -1,28 +1,15 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/sethvargo/go-githubactions"
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/action"
-	"github.com/evalgate/evalgate/internal/engine"
-	"github.com/evalgate/evalgate/internal/event"
-	"github.com/evalgate/evalgate/internal/github"
-	"github.com/evalgate/evalgate/internal/redact"
-	"github.com/evalgate/evalgate/internal/result"
-	"github.com/evalgate/evalgate/internal/safetext"
-	"github.com/evalgate/evalgate/internal/shard"
-	"github.com/evalgate/evalgate/internal/suite"
-	"github.com/evalgate/evalgate/reports"
 )
 
 // actionOptions are the flags of `evalgate action`; the inputs come from INPUT_* variables.
@@ -56,65 +43,26 @@ plain workflow_dispatch), and the comment and check-run payload are printed inst
 	return cmd
 }
 
-// actionCmd is the GitHub Action entry point (the container's default command): it builds
-// the action's connections to the world and runs it.
+// actionCmd is the GitHub Action entry point (the container's default command): it gives
+// the action the process's connections to the world and runs it.
 func actionCmd(ctx context.Context, e env, o *actionOptions) error {
-	getenv := o.getenv(e)
-	act := githubactions.New(githubactions.WithGetenv(githubactions.GetenvFunc(getenv)), githubactions.WithWriter(safetext.CommandWriter{W: e.stdout}))
-	in, err := action.ParseInputs(act.GetInput)
-	if err != nil {
-		return usageErr("%w", err)
-	}
-	// Every credential is masked in the job log before anything else is printed, and
-	// scrubbed from everything evalgate posts or writes; the set grows as targets files
-	// interpolate more.
-	scrub := e.scrubber()
-	addSecrets := func(values []string) {
-		scrub.Add(values...)
-		if !o.dryRun {
-			for _, v := range values {
-				act.AddMask(v)
-			}
+	root := ""
+	if o.repoDir != "" {
+		var err error
+		if root, err = filepath.Abs(o.repoDir); err != nil {
+			return usageErr("repository directory: %w", err)
 		}
 	}
-	addSecrets(jobSecrets(e, in.EnvAllow))
-	ev, err := event.Load(getenv, os.ReadFile)
-	if err != nil {
-		return usageErr("%w", err)
-	}
-	root, err := o.root(ev)
-	if err != nil {
-		return err
-	}
-	shardKey := getenv(shard.KeyEnv)
-	if err := shard.CheckKey(shardKey); err != nil {
-		return usageErr("%w", err)
-	}
-	d := action.Deps{Event: ev, Actions: act, Log: e.stderr, Root: root, Outputs: getenv("GITHUB_OUTPUT") != "", DryRun: o.dryRun, ShardKey: shardKey,
-		CheckedOut: func(ctx context.Context) (string, error) { return headCommit(ctx, root) }, Scrub: scrub,
-		Load: func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error) {
-			return discoverAndLoad(e, root, patterns, in.Trials, &suite.EnvPolicy{Allow: in.EnvAllow})
-		}}
-	if err := o.connect(e, &d, in, scrub); err != nil {
-		return err
-	}
-	lf := llmFlags{cacheDir: in.CacheDir, budgetUSD: in.BudgetUSD, judgeSamples: in.JudgeSamples}
-	llmOpts, err := lf.options(ctx, root, e)
-	if err != nil {
-		return err
-	}
-	wc := wireConfig{root: root, targets: in.Targets, target: in.Target, judge: in.Judge,
-		judgeSamples: in.JudgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: in.EnvAllow}, llm: llmOpts, log: e.stderr,
-		onSecrets: addSecrets, isSecret: scrub.Has, user: e.iso.user}
-	e.iso.announce(e.stderr)
-	protectCheckout(root, e.iso.user, e.stderr)
-	d.Execute = executor(e, in, ev, wc, scrub)
+	err := action.Main(ctx, action.Host{Getenv: o.getenv(e), Stdout: e.stdout, Log: e.stderr, Root: root, DryRun: o.dryRun,
+		Credentials: credentials(e), Scrub: e.scrubber(), HTTP: &http.Client{Timeout: time.Minute}, GitHub: e.github,
+		Warn: warner(e), User: e.iso.User, Notice: e.iso.Note})
 	var exit *action.ExitError
-	if err := action.Run(ctx, in, d); errors.As(err, &exit) {
+	switch {
+	case errors.As(err, &exit):
 		// Run has reported why in the log, the summary and the check run.
 		return &exitError{code: exit.Code}
-	} else if err != nil {
-		return err
+	case err != nil:
+		return usageErr("%w", err)
 	}
 	return nil
 }
@@ -135,114 +83,4 @@ func (o *actionOptions) getenv(e env) func(string) string {
 		}
 		return e.getenv(k)
 	}
-}
-
-// root is the checked-out repository: --repo, else GITHUB_WORKSPACE, else the current directory.
-func (o *actionOptions) root(ev *event.Event) (string, error) {
-	root := cmp.Or(o.repoDir, ev.Workspace, ".")
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", usageErr("repository directory: %w", err)
-	}
-	return abs, nil
-}
-
-// connect gives the action its GitHub: the repository's API, or in a dry run a printer.
-func (o *actionOptions) connect(e env, d *action.Deps, in action.Inputs, scrub *redact.Redactor) error {
-	if o.dryRun {
-		dry := &action.DryRun{Out: e.stdout, Scrub: scrub}
-		d.Publisher, d.Source = dry, dry
-		return nil
-	}
-	if in.Token == "" {
-		return usageErr("input github_token is empty (the default is ${{ github.token }})")
-	}
-	ghOpts := e.github
-	ghOpts.Scrub = scrub.String
-	gh, err := github.New(&http.Client{Timeout: time.Minute}, d.Event.APIURL, in.Token, ghOpts)
-	if err != nil {
-		return usageErr("%w", err)
-	}
-	repo := gh.Repo(d.Event.Owner, d.Event.Repo)
-	d.Publisher, d.Source = repo, repo
-	return nil
-}
-
-// discoverAndLoad finds the eval files under root and loads them.
-func discoverAndLoad(e env, root string, patterns []string, trials int, policy *suite.EnvPolicy) ([]*suite.Suite, []*result.SuiteResult, error) {
-	files, err := suite.Discover([]string{root}, orPatterns(patterns))
-	if err != nil {
-		return nil, nil, err
-	}
-	l, err := loadFiles(files, root, e.getenv, trials, policy, e.stderr)
-	if err != nil {
-		return nil, nil, err
-	}
-	return l.suites, l.loadErrors, nil
-}
-
-// executor runs the action's jobs: the wiring of targets and judges, the preflight and the
-// engine, with what trust allows.
-func executor(e env, in action.Inputs, ev *event.Event, wc wireConfig, scrub *redact.Redactor) func(context.Context, action.Trust, action.Job) (*result.Run, error) {
-	return func(ctx context.Context, trust action.Trust, job action.Job) (*result.Run, error) {
-		wc := wc
-		if trust.ForkCode {
-			// A stranger's code runs with the job's secrets: it must neither read replies the
-			// repository's runs cached nor leave replies for them, and vendor keys go only to
-			// hosts the base branch configures.
-			wc.llm.Cache = nil
-			wc.llm.AllowHost = forkHosts(ctx, e, wc.root, ev.BaseSHA, targetsFiles(wc, job.Suites))
-			wc.forkCode = true
-			fmt.Fprintln(e.stderr, "evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts, no variables or credentials in an agent's env:")
-		}
-		w := newWiring(wc)
-		defer w.closeWorkspaces(context.WithoutCancel(ctx))
-		check := job.Check
-		if check == nil {
-			check = job.Suites
-		}
-		plan, err := w.preflight(check)
-		if err != nil {
-			return nil, err
-		}
-		unpin, err := w.pinGraders(job.Suites)
-		if err != nil {
-			return nil, err
-		}
-		defer unpin()
-		printStart(e.stderr, job.Suites, in.Workers, in.Trials, in.MaxTrials, plan)
-		reportDir := in.ReportDir
-		if !filepath.IsAbs(reportDir) {
-			reportDir = filepath.Join(wc.root, reportDir)
-		}
-		run, err := engine.Run(ctx, job.Suites, engine.Config{Workers: in.Workers, Thresholds: result.DefaultThresholds, BudgetUSD: in.BudgetUSD,
-			Trials: in.Trials, MaxTrials: in.MaxTrials, RegressionAlpha: in.RegressionAlpha, Baseline: engine.BaseOutcomes(job.Baseline), KeepDiff: reports.DiffFiles(reportDir, wc.root, scrub), SingleTarget: w.targetFlag != "",
-			Target: w.target, Grader: w.grader, Workspace: w.workspace, Progress: e.stderr, LoadErrors: job.LoadErrors,
-			Context: job.Context, Why: job.Why, Shard: job.Shard, Unselected: job.Unselected, User: w.user})
-		// Scrubbed before anything renders it: a renderer's escaping would hide a secret
-		// from a scrub of its output.
-		scrub.Value(run)
-		return run, err
-	}
-}
-
-// targetsFiles lists the targets files the suites use.
-func targetsFiles(c wireConfig, suites []*suite.Suite) []string {
-	w := newWiring(c)
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range suites {
-		if p := w.targetsPath(s); p != "" && !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func orPatterns(p []string) []string {
-	if len(p) == 0 {
-		return suite.DefaultPatterns
-	}
-	return p
 }

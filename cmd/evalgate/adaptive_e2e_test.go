@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/github/githubtest"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -149,47 +148,5 @@ func TestAdaptiveTrialsE2E(t *testing.T) {
 		if code, _, stderr := invoke(t, append(append([]string{"run", "--root", headDir, "--no-cache"}, flags...), headDir)...); code != 2 {
 			t.Errorf("%v: exit %d, want 2\n%s", flags, code, stderr)
 		}
-	}
-}
-
-// TestActionMaxTrialsInput: the action fetches its baseline before the run when trials are
-// adaptive, and the engine compares each test with it.
-func TestActionMaxTrialsInput(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}}
-	r := newRunner(t, srv, "pull_request", prEvent(false))
-	r.env["INPUT_TRIALS"] = "3"
-	if code, log := r.run(); code != 1 {
-		t.Fatalf("base: exit %d (the calculator suite has a gated failure)\n%s", code, log)
-	}
-	base := filepath.Join(t.TempDir(), "base.json")
-	if err := os.Rename(filepath.Join(r.env["INPUT_REPORT_DIR"], "results.json"), base); err != nil {
-		t.Fatal(err)
-	}
-	r.env["INPUT_TRIALS"], r.env["INPUT_MAX_TRIALS"], r.env["INPUT_BASELINE"] = "1", "3", base
-	if code, log := r.run(); code != 1 {
-		t.Fatalf("head: exit %d\n%s", code, log)
-	}
-	run := readRun(t, filepath.Join(r.env["INPUT_REPORT_DIR"], "results.json"))
-	compared := 0
-	for _, s := range run.Suites {
-		for _, tr := range s.Tests {
-			ts := tr.TrialSummary
-			if ts == nil || ts.MaxTrials != 3 || ts.StopReason == "" {
-				t.Errorf("%s/%s: %+v", s.Name, tr.ID, ts)
-				continue
-			}
-			if ts.BaseRan > 0 && ts.PValue != nil {
-				compared++
-			}
-		}
-	}
-	if compared == 0 {
-		t.Error("no test was compared with the baseline")
-	}
-	r.env["INPUT_MAX_TRIALS"] = "2.5"
-	if code, log := r.run(); code == 0 || !strings.Contains(log, "input max_trials must be a number from 0 to 100") {
-		t.Errorf("max_trials 2.5: exit %d\n%s", code, log)
 	}
 }

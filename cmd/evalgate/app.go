@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/proc"
 	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/safetext"
 )
@@ -57,7 +58,7 @@ type env struct {
 	scrub *redact.Redactor
 	// iso is who user commands run as (the zero value, in tests run in-process: evalgate's
 	// own user, unannounced).
-	iso isolation
+	iso proc.Isolation
 }
 
 // scrubber is the Redactor stderr is scrubbed with.

@@ -2,10 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,9 +11,6 @@ import (
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
 )
-
-// maxAnnotationBytes bounds one annotation file.
-const maxAnnotationBytes = 256 << 20
 
 // calibrateOptions are the flags of `evalgate calibrate`.
 type calibrateOptions struct {
@@ -110,29 +103,9 @@ func calibrateCmd(e env, o *calibrateOptions) error {
 			return err
 		}
 	}
-	files, err := annotationFiles(o.paths)
+	anns, sources, files, err := potato.ReadPaths(o.paths, func(src *calibrate.Source, mapPath string) { describeSource(e, src, mapPath) })
 	if err != nil {
-		return err
-	}
-	var anns []*potato.Annotation
-	var sources []*calibrate.Source
-	seen := potato.NewSeen()
-	for _, f := range files {
-		data, err := readBounded(f)
-		if err != nil {
-			return usageErr("read annotations: %w", err)
-		}
-		m, mapPath, err := potato.FindMap(f)
-		if err != nil {
-			return usageErr("read annotations: %w", err)
-		}
-		a, src, err := potato.ReadFile(data, f, m)
-		if err != nil {
-			return usageErr("read annotations: %w", err)
-		}
-		anns = append(anns, potato.Dedupe(a, seen, src)...)
-		sources = append(sources, src)
-		describeSource(e, src, mapPath)
+		return usageErr("%w", err)
 	}
 	if len(anns) == 0 {
 		return usageErr("no rubric ratings in %s (Potato's user_state.json or export records under a project evalgate export wrote, or rows with criteria_ratings)", strings.Join(files, ", "))
@@ -164,51 +137,4 @@ func describeSource(e env, s *calibrate.Source, mapPath string) {
 	for _, k := range s.Skipped {
 		fmt.Fprintf(e.stderr, "evalgate: %s: %d skipped: %s\n", s.Path, k.Count, k.Reason)
 	}
-}
-
-// annotationFiles expands directories into the *.jsonl and *.json files below them.
-func annotationFiles(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, usageErr("annotations: %w", err)
-		}
-		if !info.IsDir() {
-			out = append(out, p)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			// The export's own map sits beside the annotations; it holds no ratings.
-			if ext := filepath.Ext(path); !d.IsDir() && (ext == ".jsonl" || ext == ".json") && d.Name() != potato.MapFile {
-				found = append(found, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, usageErr("annotations: %w", err)
-		}
-		if len(found) == 0 {
-			return nil, usageErr("annotations: no .jsonl or .json file under %s", p)
-		}
-		sort.Strings(found)
-		out = append(out, found...)
-	}
-	return out, nil
-}
-
-// readBounded reads a file of at most maxAnnotationBytes.
-func readBounded(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if info.Size() > maxAnnotationBytes {
-		return nil, fmt.Errorf("%s is larger than %d MiB", path, maxAnnotationBytes>>20)
-	}
-	return os.ReadFile(path)
 }

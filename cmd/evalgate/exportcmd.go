@@ -10,7 +10,6 @@ import (
 
 	"github.com/evalgate/evalgate/internal/potato"
 	"github.com/evalgate/evalgate/internal/result"
-	"github.com/evalgate/evalgate/internal/suite"
 	"github.com/evalgate/evalgate/reports"
 )
 
@@ -94,7 +93,9 @@ func exportPotato(ctx context.Context, e env, o *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	projects := potato.Export(run, suiteSpecs(run, root, e))
+	projects := potato.Export(run, potato.Specs(run, root, e.getenv, func(path string) {
+		fmt.Fprintf(e.stderr, "evalgate: %s could not be re-read; its projects have no score-range texts or Likert anchors\n", path)
+	}))
 	if len(projects) == 0 {
 		return usageErr("%s has no test graded by an LLM judge with criteria: nothing for humans to rate", o.results)
 	}
@@ -119,49 +120,4 @@ func readResultsArg(path string) (*result.Run, error) {
 		return nil, usageErr("%s: %w", path, err)
 	}
 	return run, nil
-}
-
-// suiteSpecs re-reads the run's suites under root, so the export can carry what results.json
-// leaves out. A suite that no longer loads is skipped with a note on stderr.
-func suiteSpecs(run *result.Run, root string, e env) potato.SpecFunc {
-	loaded := map[string]*suite.Suite{}
-	for _, s := range run.Suites {
-		if s.Path == "" || loaded[s.Path] != nil {
-			continue
-		}
-		path := s.Path
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(root, path)
-		}
-		su, ds := suite.Load(path, suite.LoadOptions{Root: root, Getenv: e.getenv})
-		if su == nil || ds.HasErrors() {
-			fmt.Fprintf(e.stderr, "evalgate: %s could not be re-read; its projects have no score-range texts or Likert anchors\n", s.Path)
-			continue
-		}
-		loaded[s.Path] = su
-	}
-	return func(s *result.SuiteResult, t *result.TestResult, grader string) *suite.Grader {
-		su := loaded[s.Path]
-		if su == nil {
-			return nil
-		}
-		for _, st := range su.Tests {
-			if st.ID == t.ID {
-				return findGrader(st.Graders, grader)
-			}
-		}
-		return nil
-	}
-}
-
-func findGrader(gs []*suite.Grader, name string) *suite.Grader {
-	for _, g := range gs {
-		if g.Name == name {
-			return g
-		}
-		if m := findGrader(g.Members, name); m != nil {
-			return m
-		}
-	}
-	return nil
 }

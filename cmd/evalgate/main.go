@@ -15,7 +15,7 @@ import (
 func main() {
 	proc.Harden()
 	// Who user commands run as is decided here, once, from who evalgate is.
-	iso, err := decideIsolation(os.Geteuid(), os.Getenv)
+	iso, err := proc.DecideIsolation(os.Geteuid(), os.Getenv)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "evalgate: isolation: %v\n", err)
 		os.Exit(exitUsage)
@@ -23,6 +23,6 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := runEnv(ctx, os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, environ: os.Environ, iso: iso})
 	stop()
-	_ = iso.user.Close()
+	_ = iso.User.Close()
 	os.Exit(code)
 }

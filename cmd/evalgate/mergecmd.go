@@ -77,7 +77,7 @@ func mergeCmd(ctx context.Context, e env, o *mergeOptions) error {
 	}
 	replan := func(count int, salt string) (*shard.Plan, error) {
 		sh := &pipeline.Sharding{Spec: shard.Spec{Index: 1, Count: count}, Durations: o.durations, Salt: salt}
-		plan, _, err := sh.Split(suites, l.loadErrors, o.sel.target != "", o.trials)
+		plan, _, err := sh.Split(suites, l.LoadErrors, o.sel.target != "", o.trials)
 		return plan, err
 	}
 	key := e.getenv(shard.KeyEnv)

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -211,26 +210,5 @@ func closestFlag(fs *pflag.FlagSet, typed string) string {
 			names = append(names, f.Name)
 		}
 	})
-	return closest(typed, names)
-}
-
-// closest returns the candidate nearest to s by edit distance (at most 2, or a prefix match),
-// or "".
-func closest(s string, candidates []string) string {
-	sort.Strings(candidates)
-	best, bestD := "", 3
-	for _, c := range candidates {
-		d := textdist.Distance(strings.ToLower(s), strings.ToLower(c))
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" && len(s) >= 3 {
-		for _, c := range candidates {
-			if strings.HasPrefix(c, s) {
-				return c
-			}
-		}
-	}
-	return best
+	return textdist.Closest(typed, names)
 }

@@ -13,11 +13,11 @@ import (
 	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/redact"
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/internal/suite"
-	"github.com/evalgate/evalgate/reports"
 )
 
 // runOptions are the flags of `evalgate run`.
@@ -123,48 +123,31 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	llmOpts, err := o.llm.options(ctx, root, e)
-	if err != nil {
+	cfg := o.config(e, root, scrub)
+	if cfg.LLM, err = o.llm.options(ctx, root, e); err != nil {
 		return err
 	}
-	w := newWiring(wireConfig{root: root, targets: o.sel.targets, target: o.sel.target, judge: o.sel.judge,
-		judgeSamples: o.llm.judgeSamples, getenv: e.getenv, env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, llm: llmOpts, log: e.stderr, user: e.iso.user,
-		onSecrets: func(v []string) { scrub.Add(v...) }})
-	e.iso.announce(e.stderr)
-	protectCheckout(root, e.iso.user, e.stderr)
-	plan, err := w.preflight(suites)
-	if err != nil {
-		return err
-	}
+	e.iso.Announce(e.stderr)
+	job := pipeline.Job{Suites: suites, LoadErrors: l.LoadErrors}
 	sh, _ := o.shard.sharding(o.salt())
 	var split *shard.Plan
 	if sh != nil {
-		if split, suites, err = sh.Split(suites, l.loadErrors, w.targetFlag != "", o.llm.trials); err != nil {
+		// Every shard checks the whole selection's configuration, and runs its own part.
+		job.Check = suites
+		if split, job.Suites, err = sh.Split(suites, l.LoadErrors, o.sel.target != "", o.llm.trials); err != nil {
 			return usageErr("%w", err)
 		}
+		job.Shard = sh.Label()
 		fmt.Fprintf(e.stderr, "evalgate: shard %s of the selection (plan %s, balanced by %s)\n", sh.Spec, split.ShortFingerprint(), split.Balance)
 	}
 	// The baseline is read before the run: adaptive trials compare each test with it.
-	base, err := o.loadBaseline()
-	if err != nil {
+	if job.Baseline, err = o.loadBaseline(); err != nil {
 		return err
 	}
-	unpin, err := w.pinGraders(suites)
-	if err != nil {
-		return err
+	run, runErr := pipeline.New(cfg).Run(ctx, job)
+	if run == nil {
+		return runErr
 	}
-	defer unpin()
-	printStart(e.stderr, suites, o.workers, o.llm.trials, o.llm.maxTrials, plan)
-	cfg := o.engineConfig(e, root, w, l, sh, scrub)
-	cfg.Baseline = engine.BaseOutcomes(base)
-	cfg.RegressionAlpha = o.alpha
-	run, runErr := engine.Run(ctx, suites, cfg)
-	// Scrubbed before anything renders it: a renderer's escaping would hide a secret from
-	// a scrub of its output.
-	scrub.Value(run)
-	// after_all hooks run even when the run was interrupted: they clean up what before_all
-	// started.
-	w.closeWorkspaces(context.WithoutCancel(ctx))
 	if sh != nil {
 		return finishShard(ctx, e, o, root, run, runErr, shard.Manifest{Shard: sh.Spec, Plan: split}, scrub)
 	}
@@ -181,7 +164,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 
 // load finds the repository root, loads the eval files under the paths and applies the
 // selection filters.
-func (o *runOptions) load(ctx context.Context, e env) (string, *loaded, []*suite.Suite, error) {
+func (o *runOptions) load(ctx context.Context, e env) (string, *pipeline.Loaded, []*suite.Suite, error) {
 	root, err := absRoot(ctx, o.sel.root, o.paths)
 	if err != nil {
 		return "", nil, nil, err
@@ -192,49 +175,36 @@ func (o *runOptions) load(ctx context.Context, e env) (string, *loaded, []*suite
 			return "", nil, nil, usageErr("--cache-dir: %w", err)
 		}
 	}
-	l, err := loadSuites(o.paths, root, e.getenv, o.llm.trials, &suite.EnvPolicy{Allow: o.sel.allowEnv}, e.stderr)
+	l, err := pipeline.New(o.config(e, root, nil)).Search(o.paths)
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, nil, usageErr("%w", err)
 	}
-	if len(l.suites) == 0 {
-		return "", nil, nil, usageErr("none of the %d eval files could be loaded", len(l.files))
+	if len(l.Suites) == 0 {
+		return "", nil, nil, usageErr("none of the %d eval files could be loaded", len(l.Files))
 	}
-	suites, err := o.sel.apply(l.suites)
+	suites, err := o.sel.filter.Apply(l.Suites)
 	if err != nil {
 		return "", nil, nil, err
 	}
 	return root, l, suites, nil
 }
 
-// engineConfig is how the flags run the selected tests.
-func (o *runOptions) engineConfig(e env, root string, w *wiring, l *loaded, sh *pipeline.Sharding, scrub *redact.Redactor) engine.Config {
+// config is how the flags load, wire and run the selected tests (without the model
+// options, which need the loaded suites' root).
+func (o *runOptions) config(e env, root string, scrub *redact.Redactor) pipeline.Config {
 	th := result.DefaultThresholds
 	if o.threshold > 0 {
 		th.Pass = o.threshold
 	}
 	th.Borderline = min(o.borderline, th.Pass)
-	var keepDiff func(suite, test, diff string) (string, error)
-	if o.out != "" {
-		keepDiff = reports.DiffFiles(o.out, root, scrub)
+	c := pipeline.Config{Config: resolve.Config{Root: root, Targets: o.sel.targets, Target: o.sel.target, Judge: o.sel.judge, JudgeSamples: o.llm.judgeSamples,
+		Getenv: e.getenv, Env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, Log: e.stderr}, Scrub: scrub, User: e.iso.User,
+		Workers: o.workers, Timeout: o.timeout, Thresholds: th, BudgetUSD: o.llm.budgetUSD, Trials: o.llm.trials, MaxTrials: o.llm.maxTrials,
+		RegressionAlpha: o.alpha, KeepWorkspaces: o.keepWS, DiffDir: o.out}
+	if scrub != nil {
+		c.OnSecrets = func(v []string) { scrub.Add(v...) }
 	}
-	return engine.Config{
-		KeepDiff:       keepDiff,
-		BudgetUSD:      o.llm.budgetUSD,
-		Trials:         o.llm.trials,
-		MaxTrials:      o.llm.maxTrials,
-		KeepWorkspaces: o.keepWS,
-		Workers:        o.workers,
-		Timeout:        o.timeout,
-		Thresholds:     th,
-		Target:         w.target,
-		SingleTarget:   w.targetFlag != "",
-		Grader:         w.grader,
-		Workspace:      w.workspace,
-		Progress:       e.stderr,
-		LoadErrors:     l.loadErrors,
-		Shard:          sh.Label(),
-		User:           w.user,
-	}
+	return c
 }
 
 // absRoot is the repository root: --root, else the git work tree of the first path.
@@ -245,7 +215,7 @@ func absRoot(ctx context.Context, flag string, paths []string) (string, error) {
 		if len(paths) > 0 {
 			first = paths[0]
 		}
-		root = repoRoot(ctx, first)
+		root = pipeline.RepoRoot(ctx, first)
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 	"github.com/evalgate/evalgate/internal/llm/llmtest"
 	"github.com/evalgate/evalgate/internal/result"
@@ -20,7 +21,7 @@ import (
 // forkAgentSuite is a fork's suite whose cli agent asks, through env:, for what envBody
 // interpolates; the agent records what it got in got and answers with it.
 func forkAgentSuite(r *runner, got, envBody string) {
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"evals/fork/agent.eval.yaml": "name: agent\nexecution:\n  target: agent\ntests:\n  - id: leak\n    input: hi\n    assertions:\n      - type: contains\n        value: nothing-like-this\n",
 		"evals/fork/targets.yaml": "targets:\n  - name: agent\n    provider: cli\n" +
 			"    command: sh -c 'env > \"$1\"; echo \"K=$K T=$T\" > \"$2\"' agent " + got + " {OUTPUT_FILE}\n    env:\n" + envBody,
@@ -43,18 +44,18 @@ func TestForkAgentEnvGetsNoCredential(t *testing.T) {
 			srv := githubtest.New(t)
 			srv.Files = []map[string]any{{"filename": "evals/fork/agent.eval.yaml"}}
 			r := newRunner(t, srv, "pull_request_target", nil)
-			r.env["OPENAI_API_KEY"], r.env["INPUT_GITHUB_TOKEN"] = key, token
-			r.env["DATABASE_URL"] = "postgres://app:hunter2@db.internal/prod"
+			r.Env["OPENAI_API_KEY"], r.Env["INPUT_GITHUB_TOKEN"] = key, token
+			r.Env["DATABASE_URL"] = "postgres://app:hunter2@db.internal/prod"
 			got := filepath.Join(t.TempDir(), "agent.env")
 			forkAgentSuite(r, got, "      HELLO: world\n")
-			base := commitWorkspace(t, r)
+			base := actiontest.CommitWorkspace(t, r.Job)
 			// The fork's head asks for the job's secrets.
 			forkAgentSuite(r, got, tc.env)
-			r.head = commitWorkspace(t, r)
-			ev := prEventAt(true, r.head)
+			r.Head = actiontest.CommitWorkspace(t, r.Job)
+			ev := actiontest.PREventAt(true, r.Head)
 			ev["pull_request"].(map[string]any)["base"].(map[string]any)["sha"] = base
-			r.setEvent("pull_request_target", ev)
-			r.env["INPUT_ALLOW_FORK_CODE"] = "true"
+			r.SetEvent("pull_request_target", ev)
+			r.Env["INPUT_ALLOW_FORK_CODE"] = "true"
 			code, log := r.run()
 			if b, err := os.ReadFile(got); err == nil {
 				t.Fatalf("the fork's agent ran (exit %d) with:\n%s\n%s", code, grepLines(string(b), "K=|T=|^K|^T"), log)
@@ -65,7 +66,7 @@ func TestForkAgentEnvGetsNoCredential(t *testing.T) {
 			}
 			posted, _ := json.Marshal(struct{ C, R any }{srv.Comments(42), srv.CheckRuns()})
 			for _, secret := range []string{key, token, "hunter2"} {
-				if strings.Contains(string(posted), secret) || strings.Contains(r.file(r.summary), secret) {
+				if strings.Contains(string(posted), secret) || strings.Contains(r.File(r.Summary), secret) {
 					t.Errorf("%s reached GitHub or the summary", secret)
 				}
 			}
@@ -89,15 +90,15 @@ func grepLines(s, re string) string {
 func dbSuite(t *testing.T, r *runner, dbURL string) {
 	t.Helper()
 	row, _ := json.Marshal(map[string]any{"test_id": "db-" + dbURL, "answer": "connected to " + dbURL})
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"evals/db/db.eval.yaml": "name: db\nexecution:\n  target: rec\ntests:\n  - id: db-${{ DATABASE_URL }}\n    input: connect to ${{ DATABASE_URL }}\n" +
 			"    assertions:\n      - type: equals\n        value: \"not ${{ DATABASE_URL }}\"\n",
 		"evals/db/targets.yaml":  "targets:\n  - name: rec\n    provider: replay\n    outputs: ./outputs.jsonl\n",
 		"evals/db/outputs.jsonl": string(row) + "\n",
 	})
-	r.head = commitWorkspace(t, r)
-	r.env["GITHUB_SHA"] = r.head
-	r.setEvent("pull_request", prEventAt(false, r.head))
+	r.Head = actiontest.CommitWorkspace(t, r.Job)
+	r.Env["GITHUB_SHA"] = r.Head
+	r.SetEvent("pull_request", actiontest.PREventAt(false, r.Head))
 }
 
 // everyOutput is everything the action posted, wrote or logged; the log without its
@@ -106,10 +107,10 @@ func everyOutput(t *testing.T, r *runner, srv *githubtest.Server, log string) ma
 	t.Helper()
 	posted, _ := json.Marshal(struct{ C, R any }{srv.Comments(42), srv.CheckRuns()})
 	log = regexp.MustCompile(`(?m)^::add-mask::.*$`).ReplaceAllString(log, "")
-	places := map[string]string{"GitHub": string(posted), "summary": r.file(r.summary), "outputs": r.file(r.output), "log": log}
-	entries, _ := os.ReadDir(r.env["INPUT_REPORT_DIR"])
+	places := map[string]string{"GitHub": string(posted), "summary": r.File(r.Summary), "outputs": r.File(r.Output), "log": log}
+	entries, _ := os.ReadDir(r.Env["INPUT_REPORT_DIR"])
 	for _, e := range entries {
-		places[e.Name()] = r.file(filepath.Join(r.env["INPUT_REPORT_DIR"], e.Name()))
+		places[e.Name()] = r.File(filepath.Join(r.Env["INPUT_REPORT_DIR"], e.Name()))
 	}
 	return places
 }
@@ -126,7 +127,7 @@ func TestSecretUnderAnyNameInATestID(t *testing.T) {
 		srv := githubtest.New(t)
 		srv.Files = []map[string]any{{"filename": "evals/db/db.eval.yaml"}}
 		r := newRunner(t, srv, "pull_request", nil)
-		r.env["DATABASE_URL"] = dbURL
+		r.Env["DATABASE_URL"] = dbURL
 		dbSuite(t, r, dbURL)
 		code, log := r.run()
 		if code != 1 || !strings.Contains(log, "evals/db/db.eval.yaml:5:9: error: ${{ DATABASE_URL }} reads an environment variable that is not allowed; declare it with the action input env_allow: DATABASE_URL") {
@@ -143,7 +144,7 @@ func TestSecretUnderAnyNameInATestID(t *testing.T) {
 		srv := githubtest.New(t)
 		srv.Files = []map[string]any{{"filename": "evals/db/db.eval.yaml"}}
 		r := newRunner(t, srv, "pull_request", nil)
-		r.env["DATABASE_URL"], r.env["INPUT_ENV_ALLOW"] = dbURL, "DATABASE_URL"
+		r.Env["DATABASE_URL"], r.Env["INPUT_ENV_ALLOW"] = dbURL, "DATABASE_URL"
 		dbSuite(t, r, dbURL)
 		code, log := r.run()
 		if code != 1 {
@@ -230,10 +231,10 @@ func TestWorkflowCommandsInFileNames(t *testing.T) {
 	const name = "evals/x##[error]boom.eval.yaml"
 	srv.Files = []map[string]any{{"filename": name, "status": "added"}}
 	r := newRunner(t, srv, "pull_request", nil)
-	r.write(map[string]string{name: "name: x\ntests:\n  - id: t\n    input: hi\n    x##[warning]key: 1\n    assertions:\n      - type: contains\n        value: nope\n"})
-	r.head = commitWorkspace(t, r)
-	r.env["GITHUB_SHA"] = r.head
-	r.setEvent("pull_request", prEventAt(false, r.head))
+	r.Write(map[string]string{name: "name: x\ntests:\n  - id: t\n    input: hi\n    x##[warning]key: 1\n    assertions:\n      - type: contains\n        value: nope\n"})
+	r.Head = actiontest.CommitWorkspace(t, r.Job)
+	r.Env["GITHUB_SHA"] = r.Head
+	r.SetEvent("pull_request", actiontest.PREventAt(false, r.Head))
 	code, log := r.run()
 	if !strings.Contains(log, "boom.eval.yaml") {
 		t.Fatalf("exit %d: the file was not reported at all:\n%s", code, log)

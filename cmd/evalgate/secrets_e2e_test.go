@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 )
 
@@ -14,13 +15,13 @@ import (
 // that found them would.
 func leakSuite(t *testing.T, r *runner, answer string) {
 	row, _ := json.Marshal(map[string]any{"test_id": "echo", "answer": answer})
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"evals/leak/leak.eval.yaml": "name: leak\nexecution:\n  target: rec\ntests:\n  - id: echo\n    input: print your environment\n    assertions:\n      - type: contains\n        value: nothing-like-this\n",
 		"evals/leak/targets.yaml":   "targets:\n  - name: rec\n    provider: replay\n    outputs: ./outputs.jsonl\n",
 		"evals/leak/outputs.jsonl":  string(row) + "\n",
 	})
-	r.head = commitWorkspace(t, r)
-	r.env["GITHUB_SHA"] = r.head
+	r.Head = actiontest.CommitWorkspace(t, r.Job)
+	r.Env["GITHUB_SHA"] = r.Head
 }
 
 // TestSecretsNeverLeaveTheJob: whatever path a credential takes into the results, the
@@ -32,9 +33,9 @@ func TestSecretsNeverLeaveTheJob(t *testing.T) {
 	srv := githubtest.New(t)
 	srv.Files = []map[string]any{{"filename": "evals/leak/leak.eval.yaml"}}
 	r := newRunner(t, srv, "pull_request", nil)
-	r.env["INPUT_GITHUB_TOKEN"], r.env["OPENAI_API_KEY"] = token, key
+	r.Env["INPUT_GITHUB_TOKEN"], r.Env["OPENAI_API_KEY"] = token, key
 	leakSuite(t, r, "GITHUB_TOKEN="+token+" OPENAI_API_KEY="+key)
-	r.setEvent("pull_request", prEventAt(false, r.head))
+	r.SetEvent("pull_request", actiontest.PREventAt(false, r.Head))
 	code, log := r.run()
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (the contains grader fails)\n%s", code, log)
@@ -43,14 +44,14 @@ func TestSecretsNeverLeaveTheJob(t *testing.T) {
 		t.Fatalf("the credentials were not masked in the job log first:\n%s", log)
 	}
 	posted, _ := json.Marshal(struct{ C, R any }{srv.Comments(42), srv.CheckRuns()})
-	places := map[string]string{"GitHub": string(posted), "summary": r.file(r.summary), "outputs": r.file(r.output)}
-	report := r.env["INPUT_REPORT_DIR"]
+	places := map[string]string{"GitHub": string(posted), "summary": r.File(r.Summary), "outputs": r.File(r.Output)}
+	report := r.Env["INPUT_REPORT_DIR"]
 	entries, err := os.ReadDir(report)
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("no report files: %v", err)
 	}
 	for _, e := range entries {
-		places[e.Name()] = r.file(filepath.Join(report, e.Name()))
+		places[e.Name()] = r.File(filepath.Join(report, e.Name()))
 	}
 	for where, text := range places {
 		if strings.Contains(text, token) || strings.Contains(text, key) {
@@ -70,12 +71,12 @@ func TestCredentialInterpolationIsRefused(t *testing.T) {
 	srv := githubtest.New(t)
 	srv.Files = []map[string]any{{"filename": "evals/leak/leak.eval.yaml"}}
 	r := newRunner(t, srv, "pull_request", nil)
-	r.env["INPUT_GITHUB_TOKEN"] = token
+	r.Env["INPUT_GITHUB_TOKEN"] = token
 	leakSuite(t, r, "fine")
-	r.write(map[string]string{"evals/leak/leak.eval.yaml": strings.Replace(r.read("evals/leak/leak.eval.yaml"), "id: echo", "id: ${{ INPUT_GITHUB_TOKEN }}", 1)})
-	r.head = commitWorkspace(t, r)
-	r.env["GITHUB_SHA"] = r.head
-	r.setEvent("pull_request", prEventAt(false, r.head))
+	r.Write(map[string]string{"evals/leak/leak.eval.yaml": strings.Replace(r.Read("evals/leak/leak.eval.yaml"), "id: echo", "id: ${{ INPUT_GITHUB_TOKEN }}", 1)})
+	r.Head = actiontest.CommitWorkspace(t, r.Job)
+	r.Env["GITHUB_SHA"] = r.Head
+	r.SetEvent("pull_request", actiontest.PREventAt(false, r.Head))
 	code, log := r.run()
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (a suite that cannot load fails the gate)\n%s", code, log)
@@ -84,7 +85,7 @@ func TestCredentialInterpolationIsRefused(t *testing.T) {
 		t.Fatalf("no positioned refusal:\n%s", log)
 	}
 	posted, _ := json.Marshal(struct{ C, R any }{srv.Comments(42), srv.CheckRuns()})
-	if strings.Contains(string(posted), token) || strings.Contains(r.file(r.summary), token) {
+	if strings.Contains(string(posted), token) || strings.Contains(r.File(r.Summary), token) {
 		t.Fatal("the token reached GitHub or the summary")
 	}
 }

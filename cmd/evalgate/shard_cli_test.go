@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 )
 
 // TestRunShardsMerge runs the quickstart whole and as four shards, and merges the shards: the
@@ -38,7 +40,7 @@ func TestRunShardsMerge(t *testing.T) {
 	if code != wantCode {
 		t.Fatalf("merge: exit %d, want the whole run's %d\n%s", code, wantCode, stderr)
 	}
-	if normalize(table) != normalize(wantTable) {
+	if actiontest.Untimed(table) != actiontest.Untimed(wantTable) {
 		t.Errorf("merged table differs from the whole run's:\n--- merged\n%s\n--- whole\n%s", table, wantTable)
 	}
 	for _, f := range []string{"results.json", "comment.md", "check-run.json", "junit.xml"} {

@@ -56,7 +56,7 @@ func finishShard(ctx context.Context, e env, o *runOptions, root string, run *re
 	}
 	// Outside a git work tree the commit is unknown: every shard then records "", and they
 	// still merge with each other.
-	m.SHA, _ = headCommit(ctx, root)
+	m.SHA, _ = pipeline.HeadCommit(ctx, root)
 	// The table's gate line is this shard's tests alone under fail_on (a shard has no baseline).
 	if err := o.print(e, reports.NewReport(run, nil), run, o.policy().Decide(run, 0), scrub); err != nil {
 		return err

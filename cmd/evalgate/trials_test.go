@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/github/githubtest"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -107,26 +106,5 @@ func TestTrialsEndToEnd(t *testing.T) {
 	}
 	if c := tests["capital"]; c.Verdict != result.Fail || c.TrialSummary.Ran != 2 || c.TrialSummary.Count != 2 || c.Score != 0.5 {
 		t.Errorf("--trials 2: capital %s %.2f %+v", c.Verdict, c.Score, c.TrialSummary)
-	}
-}
-
-// TestActionTrialsInput: the action's trials input reaches the engine, and the comment
-// shows each test's trial count.
-func TestActionTrialsInput(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}}
-	r := newRunner(t, srv, "pull_request", prEvent(false))
-	r.env["INPUT_TRIALS"] = "2"
-	if code, log := r.run(); code != 1 {
-		t.Fatalf("exit %d (the calculator suite has a gated failure)\n%s", code, log)
-	}
-	c := srv.Comments(42)
-	if len(c) != 1 || !strings.Contains(c[0].Body, "0/2 trials passed (pass\\_at\\_k)") {
-		t.Fatalf("comment lacks the failing test's trials:\n%v", c)
-	}
-	r.env["INPUT_TRIALS"] = "101"
-	if code, log := r.run(); code == 0 || !strings.Contains(log, "input trials must be a number from 0 to 100") {
-		t.Errorf("trials 101: exit %d\n%s", code, log)
 	}
 }

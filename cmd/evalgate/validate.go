@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/internal/pipeline"
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -60,35 +62,34 @@ func validateCmd(ctx context.Context, e env, sel *selection, strict bool, paths 
 	out := safetext.Lines(e.stdout, scrub.String)
 	defer out.Flush()
 	e.stdout = out
-	l, err := loadSuites(paths, root, e.getenv, 0, policy, e.stdout)
-	if err != nil {
-		return err
-	}
-	suites, err := sel.apply(l.suites)
-	if err != nil {
-		return err
-	}
 	// The same wiring as run, without a cache: building a client calls nobody.
-	opts, err := (&llmFlags{noCache: true}).options(ctx, root, e)
+	cfg := pipeline.Config{Config: resolve.Config{Root: root, Targets: sel.targets, Target: sel.target, Judge: sel.judge, Lint: !strict,
+		Getenv: e.getenv, Env: policy, Log: e.stdout, OnSecrets: func(v []string) { scrub.Add(v...) }}}
+	l, err := pipeline.New(cfg).Search(paths)
+	if err != nil {
+		return usageErr("%w", err)
+	}
+	suites, err := sel.filter.Apply(l.Suites)
 	if err != nil {
 		return err
 	}
-	w := newWiring(wireConfig{root: root, targets: sel.targets, target: sel.target, judge: sel.judge,
-		lint: !strict, getenv: e.getenv, env: policy, llm: opts, log: e.stdout, onSecrets: func(v []string) { scrub.Add(v...) }})
+	if cfg.LLM, err = (&llmFlags{noCache: true}).options(ctx, root, e); err != nil {
+		return err
+	}
 	// An eval file with errors still has its targets file checked: fixing the one should not
 	// reveal the other's mistakes only then.
 	checked := suites
-	if !sel.filtered() {
-		for _, f := range l.failed {
+	if !sel.filter.Active() {
+		for _, f := range l.Failed {
 			checked = append(checked, &suite.Suite{Path: f})
 		}
 	}
-	diags, warnings := w.check(checked)
+	diags, warnings := pipeline.New(cfg).Check(checked)
 	for _, d := range diags {
-		fmt.Fprintln(e.stdout, diagLine(d))
+		fmt.Fprintln(e.stdout, pipeline.DiagLine(d))
 	}
-	errs := l.errors + len(diags)
-	fmt.Fprintf(e.stdout, "%s, %s, %s\n", count(len(l.files), "file"), count(errs, "error"), count(l.warnings+warnings, "warning"))
+	errs := l.Errors + len(diags)
+	fmt.Fprintf(e.stdout, "%s, %s, %s\n", count(len(l.Files), "file"), count(errs, "error"), count(l.Warnings+warnings, "warning"))
 	if errs > 0 {
 		return &exitError{code: exitUsage}
 	}

@@ -34,12 +34,11 @@ type Deps struct {
 	Actions *githubactions.Action
 	Log     io.Writer // the job log
 	Root    string    // the checked-out repository
-	// Load discovers and loads the suites under root.
-	Load func(root string, patterns []string) ([]*suite.Suite, []*result.SuiteResult, error)
-	// Execute runs a job's suites (with the load errors reported alongside). trust says whose
-	// code runs: with trust.ForkCode, a stranger's code runs with the job's secrets, so the
-	// caller must keep the reply cache out of it and restrict the hosts vendor keys go to.
-	Execute func(ctx context.Context, trust Trust, job Job) (*result.Run, error)
+	// Runner loads and runs the suites (a *pipeline.Runner).
+	Runner Runner
+	// Getenv reads the job's environment: with fork code, the vendor hosts and keys the
+	// workflow configures (nil = none).
+	Getenv func(string) string
 	// Outputs is true when the runner provides GITHUB_OUTPUT; a local dry run sets none.
 	Outputs bool
 	// CheckedOut returns the commit checked out at Root; nil or an error means unknown, and
@@ -52,25 +51,6 @@ type Deps struct {
 	// ShardKey is the workflow's shard.KeyEnv: shards sign their partial results with it and
 	// the merge refuses a shard not signed with it. "" signs and checks nothing.
 	ShardKey string
-}
-
-// Job is what one Execute call runs, and the labels the run records as it is built.
-type Job struct {
-	Suites     []*suite.Suite
-	LoadErrors []*result.SuiteResult
-	// Check are the suites whose configuration (targets, judges, keys) is checked before
-	// anything runs; nil means Suites. A shard checks the whole selection.
-	Check []*suite.Suite
-	// Context says where the run happens; Why why each suite was selected, by path; Shard
-	// which shard of a matrix this is ("i/n", "" when unsharded).
-	Context *result.Context
-	Why     map[string]string
-	Shard   string
-	// Unselected are the suites the event's selection left out, with why.
-	Unselected []result.Unselected
-	// Baseline is the base run adaptive trials compare each test with (nil: none); it is
-	// fetched before the run only when some test's trials are adaptive.
-	Baseline *result.Run
 }
 
 // plan is what this event asks for.
@@ -137,7 +117,7 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 	if in.Merge != "" {
 		return d.runMerged(ctx, in, p)
 	}
-	suites, loadErrs, err := d.Load(d.Root, in.Suites)
+	suites, loadErrs, err := d.Runner.Load(in.Suites)
 	if err != nil {
 		return d.fail(ctx, in, p, nil, failure{stage: "load the eval files", err: err})
 	}

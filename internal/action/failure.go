@@ -120,7 +120,7 @@ func suitePaths(suites []*suite.Suite) []string {
 	return out
 }
 
-// execute runs Execute, turning a crash of a stage into an error so that it is reported like
+// execute runs the job with what trust allows, turning a crash of a stage into an error so that it is reported like
 // one rather than leave the check run in progress and the comment stale.
 func (d *Deps) execute(ctx context.Context, trust Trust, job Job) (run *result.Run, err error) {
 	defer func() {
@@ -129,7 +129,11 @@ func (d *Deps) execute(ctx context.Context, trust Trust, job Job) (run *result.R
 			run, err = nil, fmt.Errorf("evalgate crashed (internal error, please report it): %v", r)
 		}
 	}()
-	return d.Execute(ctx, trust, job)
+	if trust.ForkCode {
+		job.Fork = d.forkPolicy(ctx, job.Suites)
+		d.logf("evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts, no variables or credentials in an agent's env:")
+	}
+	return d.Runner.Run(ctx, job)
 }
 
 // logErr writes an error that may span lines (a configuration error lists every problem) to

@@ -126,18 +126,7 @@ func (j *job) run(ctx context.Context) error {
 	d := Deps{Event: ev, Log: &lockedWriter{j: j}, Root: j.dir, Outputs: true, DryRun: j.dry,
 		Actions:    githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(&stdout)),
 		CheckedOut: func(context.Context) (string, error) { return j.head, nil },
-		Load: func(string, []string) ([]*suite.Suite, []*result.SuiteResult, error) {
-			return j.suites, nil, j.loadErr
-		},
-		Execute: func(ctx context.Context, _ Trust, job Job) (*result.Run, error) {
-			j.mu.Lock()
-			j.ran = append(j.ran, job)
-			j.mu.Unlock()
-			if j.execute != nil {
-				return j.execute(ctx, job)
-			}
-			return passingRun(job), nil
-		}}
+		Runner:     fakeRunner{j}}
 	if j.dry {
 		dry := &DryRun{Out: &j.dryOut}
 		d.Publisher, d.Source = dry, dry
@@ -150,6 +139,27 @@ func (j *job) run(ctx context.Context) error {
 		d.Publisher, d.Source = repo, repo
 	}
 	return Run(ctx, in, d)
+}
+
+// fakeRunner stands in for the pipeline: it loads the job's suites and runs them through
+// j.execute (by default every test passes).
+type fakeRunner struct{ j *job }
+
+func (f fakeRunner) Load([]string) ([]*suite.Suite, []*result.SuiteResult, error) {
+	return f.j.suites, nil, f.j.loadErr
+}
+
+func (f fakeRunner) TargetsFiles([]*suite.Suite) []string { return nil }
+
+func (f fakeRunner) Run(ctx context.Context, job Job) (*result.Run, error) {
+	j := f.j
+	j.mu.Lock()
+	j.ran = append(j.ran, job)
+	j.mu.Unlock()
+	if j.execute != nil {
+		return j.execute(ctx, job)
+	}
+	return passingRun(job), nil
 }
 
 // lockedWriter is the job log.

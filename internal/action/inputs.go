@@ -11,6 +11,7 @@ import (
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/event"
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/shard"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -131,10 +132,8 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 		return in, fmt.Errorf("input shard_durations needs shard (or merge, which re-plans the split with it)")
 	}
 	in.EnvAllow = list(get("env_allow"))
-	for _, n := range in.EnvAllow {
-		if !envName(n) {
-			return in, fmt.Errorf("input env_allow: %q is not an environment variable name", n)
-		}
+	if err := pipeline.CheckEnvNames(in.EnvAllow); err != nil {
+		return in, fmt.Errorf("input env_allow: %w", err)
 	}
 	in.Baseline = strings.TrimSpace(get("baseline"))
 	in.BaselineArtifact = or(strings.TrimSpace(get("baseline_artifact")), baseline.DefaultArtifact)
@@ -158,16 +157,6 @@ func ParseInputs(get func(string) string) (Inputs, error) {
 		}
 	}
 	return in, nil
-}
-
-// envName reports whether s can be named in ${{ VAR }}.
-func envName(s string) bool {
-	for i, c := range s {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // list splits a multi-line or comma-separated input.

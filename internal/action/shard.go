@@ -86,7 +86,7 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 	dir := d.inRoot(in.Merge)
 	// The merge plans the split itself, from its own checkout and event, as each shard did:
 	// a shard whose artifact says otherwise is refused, whatever its job wrote.
-	suites, loadErrs, err := d.Load(d.Root, in.Suites)
+	suites, loadErrs, err := d.Runner.Load(in.Suites)
 	if err != nil {
 		return d.fail(ctx, in, p, nil, failure{stage: "load the eval files", err: err})
 	}

@@ -1,7 +1,8 @@
 // Package resolve decides which targets.yaml entry a test runs against and which one judges
-// it, and builds targets and judges from entries: the precedence rules and what each
-// provider of the table (internal/providers) is built into live here, so cmd/evalgate only
-// wires.
+// it, and builds targets and judges from entries: the precedence rules, the Resolver that
+// loads each targets file and builds each target and judge once, with a message naming file
+// and line for every mistake, and what each provider of the table (internal/providers) is
+// built into live here.
 package resolve
 
 import "github.com/evalgate/evalgate/internal/suite"

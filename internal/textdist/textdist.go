@@ -2,6 +2,11 @@
 // misspelt keys, flags and commands. It is the one edit distance of the program, a leaf.
 package textdist
 
+import (
+	"slices"
+	"strings"
+)
+
 // Distance is the optimal-string-alignment edit distance between a and b, by byte:
 // insertions, deletions, substitutions and swaps of adjacent bytes each cost 1, so "rnu" is
 // one edit from "run" (a swap is the commonest typo, and plain Levenshtein counts it as two).
@@ -28,4 +33,25 @@ func Distance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// Closest returns the candidate nearest to s by edit distance (at most 2, or a prefix match),
+// or "".
+func Closest(s string, candidates []string) string {
+	candidates = slices.Sorted(slices.Values(candidates))
+	best, bestD := "", 3
+	for _, c := range candidates {
+		d := Distance(strings.ToLower(s), strings.ToLower(c))
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" && len(s) >= 3 {
+		for _, c := range candidates {
+			if strings.HasPrefix(c, s) {
+				return c
+			}
+		}
+	}
+	return best
 }

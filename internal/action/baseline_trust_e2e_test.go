@@ -1,10 +1,11 @@
-package main
+package action
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 )
 
@@ -18,11 +19,11 @@ func TestActionAutoBaselineTrustedRuns(t *testing.T) {
 	const base = "0a1b2c3d"
 	srv := githubtest.New(t)
 	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}}
-	r := newRunner(t, srv, "pull_request", prEvent(false))
+	r := newRunner(t, srv, "pull_request", actiontest.PREvent(false))
 	if code, log := r.run(); code != 1 {
 		t.Fatalf("base run: exit %d\n%s", code, log)
 	}
-	good := zipDir(t, r.env["INPUT_REPORT_DIR"])
+	good := zipDir(t, r.Env["INPUT_REPORT_DIR"])
 
 	add := func(run githubtest.WorkflowRun, zip []byte) (artifact, runID int64) {
 		runID = srv.AddWorkflowRun(run)
@@ -42,8 +43,8 @@ func TestActionAutoBaselineTrustedRuns(t *testing.T) {
 		untrusted = append(untrusted, id)
 	}
 
-	r.env["INPUT_BASELINE"] = "auto"
-	r.env["GITHUB_WORKFLOW_REF"] = "acme/agents/.github/workflows/evals.yml@refs/pull/42/merge"
+	r.Env["INPUT_BASELINE"] = "auto"
+	r.Env["GITHUB_WORKFLOW_REF"] = "acme/agents/.github/workflows/evals.yml@refs/pull/42/merge"
 	code, log := r.run()
 	if code != 1 {
 		t.Fatalf("run with baseline: exit %d, want the gate's 1\n%s", code, log)

@@ -1,9 +1,9 @@
-package main
+package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,61 +13,61 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// loaded is the outcome of discovering and loading eval files.
-type loaded struct {
-	files      []string
-	suites     []*suite.Suite
-	failed     []string // the files that could not be loaded
-	loadErrors []*result.SuiteResult
-	errors     int
-	warnings   int
+// Loaded is the outcome of discovering and loading eval files.
+type Loaded struct {
+	Files  []string
+	Suites []*suite.Suite
+	// Failed are the files that could not be loaded; LoadErrors their suite results.
+	Failed     []string
+	LoadErrors []*result.SuiteResult
+	// Errors and Warnings count the diagnostics printed.
+	Errors, Warnings int
 }
 
-// loadSuites discovers eval files under paths and loads each one, printing every diagnostic to
-// w. A file that cannot be loaded becomes a suite result with its error: other suites still run.
-// trials is the run's --trials override (0 = none); policy says which variables ${{ VAR }}
-// may read.
-func loadSuites(paths []string, root string, getenv func(string) string, trials int, policy *suite.EnvPolicy, w io.Writer) (*loaded, error) {
+// Search discovers the eval files under paths (default the current directory; a file named
+// explicitly is loaded as it is) and loads each one, printing every diagnostic to the log. A
+// file that cannot be loaded becomes a suite result with its error: other suites still run.
+func (r *Runner) Search(paths []string) (*Loaded, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
 	d, err := suite.Search(paths, suite.DefaultPatterns)
 	switch {
 	case err != nil:
-		return nil, usageErr("discover eval files: %w", err)
+		return nil, fmt.Errorf("discover eval files: %w", err)
 	case len(d.Files) == 0:
-		return nil, usageErr("%s", d.Explain())
+		return nil, errors.New(d.Explain())
 	}
-	return loadFiles(d.Files, root, getenv, trials, policy, w)
+	return r.loadFiles(d.Files), nil
 }
 
-// loadFiles loads eval files, printing every diagnostic to w; policy says which variables
-// ${{ VAR }} may read.
-func loadFiles(files []string, root string, getenv func(string) string, trials int, policy *suite.EnvPolicy, w io.Writer) (*loaded, error) {
-	l := &loaded{files: files}
+// loadFiles loads eval files, printing every diagnostic to the log.
+func (r *Runner) loadFiles(files []string) *Loaded {
+	c := r.cfg
+	l := &Loaded{Files: files}
 	for _, f := range files {
-		s, diags := suite.Load(f, suite.LoadOptions{Root: root, Getenv: getenv, Trials: trials, Env: policy})
+		s, diags := suite.Load(f, suite.LoadOptions{Root: c.Root, Getenv: c.Getenv, Trials: c.Trials, Env: c.Env})
 		var errs []string
 		for _, d := range diags {
-			fmt.Fprintln(w, d.String())
+			fmt.Fprintln(c.Log, d.String())
 			if d.Severity == suite.Error {
-				l.errors++
+				l.Errors++
 				errs = append(errs, d.String())
 			} else {
-				l.warnings++
+				l.Warnings++
 			}
 		}
 		if s == nil {
 			if len(errs) == 0 {
 				errs = append(errs, f+": could not be loaded")
 			}
-			l.loadErrors = append(l.loadErrors, &result.SuiteResult{Name: suiteName(f), Path: rel(root, f), Error: strings.Join(errs, "\n")})
-			l.failed = append(l.failed, f)
+			l.LoadErrors = append(l.LoadErrors, &result.SuiteResult{Name: suiteName(f), Path: rel(c.Root, f), Error: strings.Join(errs, "\n")})
+			l.Failed = append(l.Failed, f)
 			continue
 		}
-		l.suites = append(l.suites, s)
+		l.Suites = append(l.Suites, s)
 	}
-	return l, nil
+	return l
 }
 
 // suiteName is AgentV's default suite name: the file name without .eval.yaml / .yaml.
@@ -88,9 +88,9 @@ func rel(root, path string) string {
 	return filepath.ToSlash(path)
 }
 
-// repoRoot is the git work tree holding path, else the current directory: file:// references
+// RepoRoot is the git work tree holding path, else the current directory: file:// references
 // may not leave it, and report paths are relative to it.
-func repoRoot(ctx context.Context, path string) string {
+func RepoRoot(ctx context.Context, path string) string {
 	dir := path
 	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
 		dir = filepath.Dir(path)
@@ -108,10 +108,10 @@ func repoRoot(ctx context.Context, path string) string {
 	return wd
 }
 
-// headCommit is the commit checked out at root. The checkout may belong to another user (the
+// HeadCommit is the commit checked out at root. The checkout may belong to another user (the
 // runner's, with evalgate root in a container): it is the repository evalgate grades, so
 // git's ownership check is waived for it alone.
-func headCommit(ctx context.Context, root string) (string, error) {
+func HeadCommit(ctx context.Context, root string) (string, error) {
 	out, err := exec.CommandContext(ctx, "git", "-c", "safe.directory="+root, "-C", root, "rev-parse", "HEAD").Output()
 	if err != nil {
 		return "", fmt.Errorf("git rev-parse HEAD in %s: %w", root, err)

@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 )
 
@@ -19,9 +20,9 @@ func TestTrustRerunSelectingNothingChangesNothing(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	r := newRunner(t, srv, "issue_comment", nil)
-	samePR(srv, r.head)
-	failed := seedGate(srv, r.head, "failure", `{"v":1,"blocking":{"evals/calculator.eval.yaml":{"conclusion":"failure","verdict":"fail"}},"ran":["evals/calculator.eval.yaml"]}`)
-	r.setEvent("issue_comment", rerunComment("/evalgate rerun evals/nothing/**"))
+	samePR(srv, r.Head)
+	failed := seedGate(srv, r.Head, "failure", `{"v":1,"blocking":{"evals/calculator.eval.yaml":{"conclusion":"failure","verdict":"fail"}},"ran":["evals/calculator.eval.yaml"]}`)
+	r.SetEvent("issue_comment", rerunComment("/evalgate rerun evals/nothing/**"))
 	code, log := r.run()
 	runs := srv.CheckRuns()
 	if code != 0 || len(runs) != 1 || runs[0].ID != failed || runs[0].Conclusion != "failure" || srv.Count(githubtest.CreateCheck) != 0 {
@@ -30,7 +31,7 @@ func TestTrustRerunSelectingNothingChangesNothing(t *testing.T) {
 	if got := srv.Reactions(555); len(got) == 0 || got[len(got)-1] != "confused" {
 		t.Fatalf("reactions %v, want 😕 last", got)
 	}
-	if s := r.file(r.summary); !strings.Contains(s, "`evals/nothing/**` matches none") || !strings.Contains(s, "evals/calculator.eval.yaml") {
+	if s := r.File(r.Summary); !strings.Contains(s, "`evals/nothing/**` matches none") || !strings.Contains(s, "evals/calculator.eval.yaml") {
 		t.Fatalf("summary does not say why:\n%s", s)
 	}
 	if !strings.Contains(log, "selects no eval suite") {
@@ -42,22 +43,22 @@ func TestTrustPartialRerunCarriesFailuresForward(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	r := newRunner(t, srv, "pull_request", nil)
-	samePR(srv, r.head)
+	samePR(srv, r.Head)
 	// The full run: calculator fails its gate, quality passes.
 	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml"}, {"filename": "evals/quality.eval.yaml"}}
-	r.setEvent("pull_request", prEventAt(false, r.head))
+	r.SetEvent("pull_request", actiontest.PREventAt(false, r.Head))
 	if code, log := r.run(); code != 1 || lastCheck(t, srv).Conclusion != "failure" {
 		t.Fatalf("full run: exit %d\n%s", code, log)
 	}
 	// A partial rerun of the suite that passes cannot turn the gate green.
-	r.setEvent("issue_comment", rerunComment("/evalgate rerun evals/quality.eval.yaml"))
+	r.SetEvent("issue_comment", rerunComment("/evalgate rerun evals/quality.eval.yaml"))
 	code, log := r.run()
 	cr := lastCheck(t, srv)
-	if code != 1 || cr.Conclusion != "failure" || cr.HeadSHA != r.head || !strings.Contains(cr.Title, "not regraded") {
+	if code != 1 || cr.Conclusion != "failure" || cr.HeadSHA != r.Head || !strings.Contains(cr.Title, "not regraded") {
 		t.Fatalf("partial rerun: exit %d, check %s %q\n%s", code, cr.Conclusion, cr.Title, log)
 	}
 	body := srv.Comments(42)[0].Body
-	for _, text := range []string{cr.Summary, body, r.file(r.summary)} {
+	for _, text := range []string{cr.Summary, body, r.File(r.Summary)} {
 		if !strings.Contains(text, "carried forward") || !strings.Contains(text, "`evals/calculator.eval.yaml`: failure (fail)") {
 			t.Fatalf("the carried-forward suite is not named:\n%s", text)
 		}
@@ -70,7 +71,7 @@ func TestTrustPartialRerunCarriesFailuresForward(t *testing.T) {
 		t.Fatalf("the state does not chain:\n%s", cr.Summary)
 	}
 	// Regrading the failed suite as well is what the gate needs: it still fails, on its merits.
-	r.setEvent("issue_comment", rerunComment("/evalgate rerun evals/calculator.eval.yaml"))
+	r.SetEvent("issue_comment", rerunComment("/evalgate rerun evals/calculator.eval.yaml"))
 	if code, log := r.run(); code != 1 || lastCheck(t, srv).Conclusion != "failure" || strings.Contains(lastCheck(t, srv).Summary, "carried forward") {
 		t.Fatalf("rerun of the failed suite: exit %d, %+v\n%s", code, lastCheck(t, srv), log)
 	}
@@ -80,25 +81,25 @@ func TestTrustPartialRerunOfEveryFailedSuitePasses(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	r := newRunner(t, srv, "pull_request", nil)
-	samePR(srv, r.head)
+	samePR(srv, r.Head)
 	// A suite whose judge says no the first time (a flaky judge) and yes on the rerun.
 	judge := func(ok bool) string {
 		return "targets:\n  - name: canned\n    provider: mock\n    response: hi\n    grader_target: judge\n" +
 			"  - name: judge\n    provider: mock\n    response: '{\"checks\":[{\"id\":\"greets\",\"satisfied\":" + map[bool]string{true: "true", false: "false"}[ok] + ",\"reasoning\":\"r\"}]}'\n"
 	}
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"evals/flaky/flaky.eval.yaml": "name: flaky\nexecution:\n  target: canned\ntests:\n  - id: greet\n    input: say hi\n    assertions:\n      - type: rubrics\n        criteria:\n          - {id: greets, outcome: The answer greets}\n",
 		"evals/flaky/targets.yaml":    judge(false),
 	})
 	srv.Files = []map[string]any{{"filename": "evals/flaky/flaky.eval.yaml"}, {"filename": "evals/quality.eval.yaml"}}
-	r.setEvent("pull_request", prEventAt(false, r.head))
+	r.SetEvent("pull_request", actiontest.PREventAt(false, r.Head))
 	if code, log := r.run(); code != 1 {
 		t.Fatalf("full run: exit %d\n%s", code, log)
 	}
-	r.write(map[string]string{"evals/flaky/targets.yaml": judge(true)})
-	r.setEvent("issue_comment", rerunComment("/evalgate rerun evals/flaky/**"))
+	r.Write(map[string]string{"evals/flaky/targets.yaml": judge(true)})
+	r.SetEvent("issue_comment", rerunComment("/evalgate rerun evals/flaky/**"))
 	code, log := r.run()
-	if cr := lastCheck(t, srv); code != 0 || cr.Conclusion != "success" || cr.HeadSHA != r.head {
+	if cr := lastCheck(t, srv); code != 0 || cr.Conclusion != "success" || cr.HeadSHA != r.Head {
 		t.Fatalf("exit %d, check %s %q\n%s", code, cr.Conclusion, cr.Title, log)
 	}
 }
@@ -122,9 +123,9 @@ func TestTrustPartialRerunWithoutAKnownGateCannotPass(t *testing.T) {
 			t.Parallel()
 			srv := githubtest.New(t)
 			r := newRunner(t, srv, "issue_comment", nil)
-			samePR(srv, r.head)
-			tc.seed(srv, r.head)
-			r.setEvent("issue_comment", rerunComment("/evalgate rerun evals/quality.eval.yaml"))
+			samePR(srv, r.Head)
+			tc.seed(srv, r.Head)
+			r.SetEvent("issue_comment", rerunComment("/evalgate rerun evals/quality.eval.yaml"))
 			code, log := r.run()
 			cr := lastCheck(t, srv)
 			if code != 1 || cr.Conclusion != "failure" || !strings.Contains(cr.Title, "run") || !strings.Contains(cr.Title, "/evalgate rerun") {
@@ -140,13 +141,13 @@ func TestTrustCancelCompletesTheGate(t *testing.T) {
 	srv.Files = []map[string]any{{"filename": "evals/slow/slow.eval.yaml"}, {"filename": "evals/quality.eval.yaml"}}
 	r := newRunner(t, srv, "pull_request", nil)
 	started := filepath.Join(t.TempDir(), "started")
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"evals/slow/slow.eval.yaml": "name: slow\nexecution:\n  target: sleeper\ntests:\n  - id: takes-forever\n    input: wait\n    assertions:\n      - type: rubrics\n        criteria:\n          - {id: done, outcome: It finished}\n",
 		"evals/slow/targets.yaml": "targets:\n  - name: sleeper\n    provider: cli\n    command: touch " + started + " && exec sleep 60\n    timeout_seconds: 120\n    grader_target: judge\n" +
 			"  - name: judge\n    provider: mock\n    response: '{\"checks\":[{\"id\":\"done\",\"satisfied\":true,\"reasoning\":\"r\"}]}'\n",
 	})
-	r.setEvent("pull_request", prEventAt(false, r.head))
-	ctx, cancel := context.WithCancelCause(context.Background())
+	r.SetEvent("pull_request", actiontest.PREventAt(false, r.Head))
+	ctx, cancel := context.WithCancelCause(t.Context())
 	defer cancel(nil)
 	type res struct {
 		code        int
@@ -180,7 +181,7 @@ func TestTrustCancelCompletesTheGate(t *testing.T) {
 		t.Fatalf("took %s after the cancel", took)
 	}
 	cr := lastCheck(t, srv)
-	if got.code != exitInterrupted || cr.Status != "completed" || cr.Conclusion != "cancelled" || cr.HeadSHA != r.head {
+	if got.code != ErrCancelled.Code || cr.Status != "completed" || cr.Conclusion != "cancelled" || cr.HeadSHA != r.Head {
 		t.Fatalf("exit %d, check %s/%s on %s\n%s", got.code, cr.Status, cr.Conclusion, cr.HeadSHA, got.log)
 	}
 	for _, text := range []string{cr.Summary, srv.Comments(42)[0].Body} {

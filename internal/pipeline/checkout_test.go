@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bytes"
@@ -9,57 +9,6 @@ import (
 
 	"github.com/evalgate/evalgate/internal/proc"
 )
-
-func TestDecideIsolation(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name, value string
-		euid        int
-		user        bool   // an isolation user is made
-		note, err   string // substrings; "" = none
-	}{
-		{name: "not root", euid: 1000, note: "not running as root"},
-		{name: "not root, asked for", euid: 1000, value: "on", note: "not running as root"},
-		{name: "root turned off", value: "off", note: "EVALGATE_ISOLATION=off"},
-		{name: "bad value", value: "no", err: `must be on or off, not "no"`},
-		{name: "root", user: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if tt.user && os.Geteuid() != 0 {
-				t.Skip("making the isolation user needs root")
-			}
-			iso, err := decideIsolation(tt.euid, func(k string) string {
-				if k == isolationEnv {
-					return tt.value
-				}
-				return ""
-			})
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("err = %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer iso.user.Close()
-			if (iso.user != nil) != tt.user || iso.user != nil && iso.user.UID != proc.AgentUID {
-				t.Errorf("user = %v, want one: %v", iso.user, tt.user)
-			}
-			if tt.note == "" && iso.note != "" || !strings.Contains(iso.note, tt.note) {
-				t.Errorf("note = %q, want %q", iso.note, tt.note)
-			}
-			var b bytes.Buffer
-			iso.announce(&b)
-			if b.String() != "" != (tt.note != "") {
-				t.Errorf("announce said %q", b.String())
-			}
-		})
-	}
-}
 
 func TestProtectCheckout(t *testing.T) {
 	t.Parallel()

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -16,10 +17,10 @@ type runPlan struct {
 	targets, judges []*suite.TargetConfig
 }
 
-// configErrors are the configuration mistakes a preflight found; the run does not start.
-type configErrors []suite.Diagnostic
+// ConfigErrors are the configuration mistakes a preflight found; the run does not start.
+type ConfigErrors []suite.Diagnostic
 
-func (ce configErrors) Error() string {
+func (ce ConfigErrors) Error() string {
 	var b strings.Builder
 	if len(ce) == 1 {
 		b.WriteString("a configuration error; nothing was run:")
@@ -27,14 +28,14 @@ func (ce configErrors) Error() string {
 		fmt.Fprintf(&b, "%d configuration errors; nothing was run:", len(ce))
 	}
 	for _, d := range ce {
-		b.WriteString("\n  " + diagLine(d))
+		b.WriteString("\n  " + DiagLine(d))
 	}
 	return b.String()
 }
 
 // diagLine renders a diagnostic as path:line:col: error: message, or "error: message" when
 // the mistake is in a flag.
-func diagLine(d suite.Diagnostic) string {
+func DiagLine(d suite.Diagnostic) string {
 	if d.Pos.File == "" {
 		return d.Severity.String() + ": " + d.Message
 	}
@@ -42,35 +43,21 @@ func diagLine(d suite.Diagnostic) string {
 }
 
 // preflight resolves the target and judges of every test and builds its graders before any
-// model is called, so a configuration mistake is a usage error (exit 2) naming file and line,
-// never a failed test. The clients it builds are the ones the run uses.
+// model is called, so a configuration mistake is a ConfigErrors naming file and line (a usage
+// error), never a failed test. The clients it builds are the ones the run uses.
 func (w *wiring) preflight(suites []*suite.Suite) (*runPlan, error) {
-	plan, diags := w.resolveAll(suites)
-	if len(diags) > 0 {
-		return nil, &exitError{code: exitUsage, err: diags}
+	c := w.checkAll(suites)
+	if len(c.diags) > 0 {
+		return nil, c.diags
 	}
-	return plan, nil
-}
-
-// check is preflight for validate: every problem as a diagnostic, and how many warnings it
-// printed.
-func (w *wiring) check(suites []*suite.Suite) (configErrors, int) {
-	c := w.checkAll(suites)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return c.diags, c.warnings + w.warned
-}
-
-func (w *wiring) resolveAll(suites []*suite.Suite) (*runPlan, configErrors) {
-	c := w.checkAll(suites)
-	return c.plan, c.diags
+	return c.plan, nil
 }
 
 func (w *wiring) checkAll(suites []*suite.Suite) *checker {
 	c := &checker{w: w, seen: map[string]bool{}, plan: &runPlan{}}
 	files := map[*suite.TargetsFile]bool{}
 	for _, s := range suites {
-		f, err := w.targetsFor(s)
+		f, err := w.res.TargetsFor(s)
 		if err != nil {
 			c.add(err)
 			continue
@@ -80,11 +67,11 @@ func (w *wiring) checkAll(suites []*suite.Suite) *checker {
 			// A reference no test follows is only a warning, as in AgentV, which resolves
 			// grader_target and use_target when a test needs them; one a test does follow is
 			// an error below, where it is resolved.
-			for _, err := range w.danglingRefs(f) {
+			for _, err := range w.res.DanglingRefs(f) {
 				c.warn(err)
 			}
-			if w.judgeFlag != "" {
-				if _, err := w.resolve(s, ref{Name: w.judgeFlag, What: "--judge"}); err != nil {
+			if w.Judge != "" {
+				if _, err := w.res.Lookup(s, resolve.Ref{Name: w.Judge, What: "--judge"}); err != nil {
 					c.add(err)
 				}
 			}
@@ -100,7 +87,7 @@ func (w *wiring) checkAll(suites []*suite.Suite) *checker {
 type checker struct {
 	w        *wiring
 	seen     map[string]bool
-	diags    configErrors
+	diags    ConfigErrors
 	warnings int
 	plan     *runPlan
 }
@@ -109,7 +96,7 @@ type checker struct {
 // (unless --target overrides the matrix), else once.
 func (c *checker) runs(s *suite.Suite, t *suite.Test) {
 	names := s.Runs(t)
-	if c.w.targetFlag != "" || len(names) == 0 {
+	if c.w.Target != "" || len(names) == 0 {
 		c.test(s, t)
 		return
 	}
@@ -121,10 +108,10 @@ func (c *checker) runs(s *suite.Suite, t *suite.Test) {
 }
 
 func (c *checker) test(s *suite.Suite, t *suite.Test) {
-	cfg, err := c.w.resolve(s, c.w.targetRef(s, t))
+	cfg, err := c.w.res.Lookup(s, c.w.res.TargetRef(s, t))
 	if err != nil {
 		c.add(err)
-	} else if _, _, err := c.w.target(s, t); err != nil {
+	} else if _, _, err := c.w.res.TargetFor(s, t); err != nil {
 		c.add(err)
 	} else {
 		c.use(&c.plan.targets, cfg)
@@ -149,7 +136,7 @@ func (c *checker) graders(s *suite.Suite, t *suite.Test, gs []*suite.Grader) {
 			if errors.As(err, &ce) && ce.Pos == g.Pos {
 				msg = fmt.Sprintf("grader %s: %v", ce.Grader, ce.Err)
 			}
-			c.add(&configError{pos: g.Pos, msg: msg})
+			c.add(&resolve.ConfigError{Pos: g.Pos, Msg: msg})
 		}
 	}
 }
@@ -164,10 +151,10 @@ func (c *checker) conversation(t *suite.Test, cfg *suite.TargetConfig) {
 	}
 	switch cfg.Provider {
 	case "replay":
-		c.add(&configError{pos: t.Conversation.Pos, msg: fmt.Sprintf("test %s: mode: conversation needs a live target; "+
+		c.add(&resolve.ConfigError{Pos: t.Conversation.Pos, Msg: fmt.Sprintf("test %s: mode: conversation needs a live target; "+
 			"replay target %s holds one recorded output per test, not one per turn", t.ID, cfg.Name)})
 	case "cli":
-		c.warn(&configError{pos: t.Conversation.Pos, msg: fmt.Sprintf("test %s: cli target %s gets each turn's input alone as {PROMPT}, "+
+		c.warn(&resolve.ConfigError{Pos: t.Conversation.Pos, Msg: fmt.Sprintf("test %s: cli target %s gets each turn's input alone as {PROMPT}, "+
 			"without the earlier turns (as in AgentV); the agent must keep the conversation itself", t.ID, cfg.Name)})
 	}
 }
@@ -179,15 +166,15 @@ func (c *checker) judges(s *suite.Suite, t *suite.Test, gs []*suite.Grader) {
 		if !g.IsJudge() {
 			continue
 		}
-		r, err := c.w.judgeRef(s, t, g.Target, g.Pos)
+		r, err := c.w.res.JudgeRef(s, t, g.Target, g.Pos)
 		if err != nil {
 			c.add(err)
 			continue
 		}
-		cfg, err := c.w.resolve(s, r)
+		cfg, err := c.w.res.Lookup(s, r)
 		if err != nil {
 			c.add(err)
-		} else if _, err := c.w.judgeFor(s, t, g.Target, g.Pos); err != nil {
+		} else if _, err := c.w.res.JudgeFor(s, t, g.Target, g.Pos); err != nil {
 			c.add(err)
 		} else {
 			c.use(&c.plan.judges, cfg)
@@ -204,21 +191,21 @@ func (c *checker) use(list *[]*suite.TargetConfig, cfg *suite.TargetConfig) {
 // add records an error as diagnostics, dropping repeats (every test of a suite with a
 // missing targets file reports the same mistake).
 func (c *checker) add(err error) {
-	if c.w.lint && envGap(err) {
+	if c.w.Lint && resolve.EnvGap(err) {
 		c.gap(err)
 		return
 	}
 	var ds suite.Diagnostics
-	var ce *configError
+	var ce *resolve.ConfigError
 	var d suite.Diagnostic
 	switch {
 	case errors.As(err, &ds):
 		for _, d := range ds {
 			switch {
 			case d.Severity != suite.Error:
-			case c.w.lint && strings.Contains(d.Message, unsetMarker):
+			case c.w.Lint && strings.Contains(d.Message, resolve.UnsetMarker):
 				// A targets file with mistakes of its own and the environment's gaps.
-				d.Severity, d.Message = suite.Warning, d.Message+lintNote
+				d.Severity, d.Message = suite.Warning, d.Message+resolve.LintNote
 				c.warnDiag(d)
 			default:
 				c.addDiag(d)
@@ -226,7 +213,7 @@ func (c *checker) add(err error) {
 		}
 		return
 	case errors.As(err, &ce):
-		d = suite.Diagnostic{Pos: ce.pos, Severity: suite.Error, Message: ce.msg}
+		d = suite.Diagnostic{Pos: ce.Pos, Severity: suite.Error, Message: ce.Msg}
 	default:
 		d = suite.Diagnostic{Severity: suite.Error, Message: err.Error()}
 	}
@@ -235,38 +222,38 @@ func (c *checker) add(err error) {
 
 // warn prints a configuration warning once; it does not stop the run.
 func (c *checker) warn(err error) {
-	var ce *configError
+	var ce *resolve.ConfigError
 	d := suite.Diagnostic{Severity: suite.Warning, Message: err.Error()}
 	if errors.As(err, &ce) {
-		d.Pos, d.Message = ce.pos, ce.msg
+		d.Pos, d.Message = ce.Pos, ce.Msg
 	}
 	c.warnDiag(d)
 }
 
 func (c *checker) warnDiag(d suite.Diagnostic) {
-	if key := diagLine(d); !c.seen[key] && c.w.log != nil {
+	if key := DiagLine(d); !c.seen[key] && c.w.Log != nil {
 		c.seen[key] = true
 		c.warnings++
-		fmt.Fprintln(c.w.log, diagLine(d))
+		fmt.Fprintln(c.w.Log, DiagLine(d))
 	}
 }
 
 // gap warns about what the environment kept validate from checking (see envGap).
 func (c *checker) gap(err error) {
-	var ce *configError
+	var ce *resolve.ConfigError
 	d := suite.Diagnostic{Severity: suite.Warning, Message: err.Error()}
 	if errors.As(err, &ce) {
-		if ce.told {
+		if ce.Told {
 			return
 		}
-		d.Pos, d.Message = ce.pos, ce.msg
+		d.Pos, d.Message = ce.Pos, ce.Msg
 	}
-	d.Message += lintNote
+	d.Message += resolve.LintNote
 	c.warnDiag(d)
 }
 
 func (c *checker) addDiag(d suite.Diagnostic) {
-	key := diagLine(d)
+	key := DiagLine(d)
 	if !c.seen[key] {
 		c.seen[key] = true
 		c.diags = append(c.diags, d)

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"fmt"
@@ -17,14 +17,14 @@ func (w *wiring) pinGraders(suites []*suite.Suite) (cleanup func(), err error) {
 		return nil, fmt.Errorf("copy the graders: %w", err)
 	}
 	cleanup = func() { _ = os.RemoveAll(dir) }
-	p, err := grader.Snapshot(w.root, dir, suites)
+	p, err := grader.Snapshot(w.Root, dir, suites)
 	if err != nil {
 		cleanup()
 		return nil, err
 	}
 	for _, msg := range p.Warnings {
-		if w.log != nil {
-			fmt.Fprintf(w.log, "evalgate: warning: %s\n", msg)
+		if w.Log != nil {
+			fmt.Fprintf(w.Log, "evalgate: warning: %s\n", msg)
 		}
 	}
 	w.scripts = p

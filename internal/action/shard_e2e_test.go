@@ -1,13 +1,13 @@
-package main
+package action
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 )
 
@@ -19,12 +19,6 @@ var prFilesAll = []map[string]any{
 	{"filename": "evals/review-legacy.eval.yaml", "status": "modified"},
 }
 
-// timing matches what differs between two runs of the same tests: durations (with the
-// separator before them: a run shorter than a millisecond shows none) and clock times.
-var timing = regexp.MustCompile(`( · )?\d+(\.\d+)?\s?(ms|s|m)\b|\d{4}-\d\d-\d\dT[0-9:.]+Z|\d{4}-\d\d-\d\d \d\d:\d\d UTC|\n\s*"duration_ms":\s*\d+,?|"(started|finished)_at":\s*"[^"]*"`)
-
-func normalize(s string) string { return timing.ReplaceAllString(s, "") }
-
 // TestActionShardedEqualsUnsharded runs the quickstart as one job, then as four matrix shards
 // and a merge job, against two GitHub fakes: the merge posts exactly one comment and one
 // completed check run, equal to the unsharded run's.
@@ -32,25 +26,25 @@ func TestActionShardedEqualsUnsharded(t *testing.T) {
 	t.Parallel()
 	one := githubtest.New(t)
 	one.Files = prFilesAll
-	r := newRunner(t, one, "pull_request", prEvent(false))
+	r := newRunner(t, one, "pull_request", actiontest.PREvent(false))
 	if code, log := r.run(); code != 1 {
 		t.Fatalf("unsharded: exit %d (the calculator suite has a gated failure)\n%s", code, log)
 	}
 	wantComment, wantCheck := onlyResults(t, one)
-	reportDir := r.env["INPUT_REPORT_DIR"]
+	reportDir := r.Env["INPUT_REPORT_DIR"]
 
 	sharded := githubtest.New(t)
 	sharded.Files = prFilesAll
-	r.srv = sharded
-	r.env["GITHUB_API_URL"] = sharded.APIURL()
+	r.Srv = sharded
+	r.Env["GITHUB_API_URL"] = sharded.APIURL()
 	dir := t.TempDir()
 	runShards(t, r, dir, 4, 1, 2, 3, 4)
 	if n := len(sharded.Comments(42)) + len(sharded.CheckRuns()); n != 0 {
 		t.Fatalf("the shards posted %d comment(s) or check run(s); a shard publishes nothing", n)
 	}
 	// The same report directory as the unsharded run: the comment names it.
-	r.env["INPUT_REPORT_DIR"] = reportDir
-	wantResults := r.file(filepath.Join(reportDir, "results.json"))
+	r.Env["INPUT_REPORT_DIR"] = reportDir
+	wantResults := r.File(filepath.Join(reportDir, "results.json"))
 	if err := os.RemoveAll(reportDir); err != nil {
 		t.Fatal(err)
 	}
@@ -59,13 +53,13 @@ func TestActionShardedEqualsUnsharded(t *testing.T) {
 		t.Fatalf("merge: exit %d, want the unsharded run's 1\n%s", code, log)
 	}
 	gotComment, gotCheck := onlyResults(t, sharded)
-	if normalize(gotComment) != normalize(wantComment) {
+	if actiontest.Untimed(gotComment) != actiontest.Untimed(wantComment) {
 		t.Errorf("merged comment differs from the unsharded one:\n--- merged\n%s\n--- unsharded\n%s", gotComment, wantComment)
 	}
-	if normalize(gotCheck) != normalize(wantCheck) {
+	if actiontest.Untimed(gotCheck) != actiontest.Untimed(wantCheck) {
 		t.Errorf("merged check run differs from the unsharded one:\n--- merged\n%s\n--- unsharded\n%s", gotCheck, wantCheck)
 	}
-	if got := r.file(filepath.Join(reportDir, "results.json")); normalize(got) != normalize(wantResults) || got == "" {
+	if got := r.File(filepath.Join(reportDir, "results.json")); actiontest.Untimed(got) != actiontest.Untimed(wantResults) || got == "" {
 		t.Errorf("merged results.json differs from the unsharded one:\n--- merged\n%s\n--- unsharded\n%s", got, wantResults)
 	}
 	for _, f := range []string{"junit.xml", "comment.md", "check-run.json", "index.jsonl"} {
@@ -81,7 +75,7 @@ func TestActionMissingShardFailsGate(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	srv.Files = prFilesAll
-	r := newRunner(t, srv, "pull_request", prEvent(false))
+	r := newRunner(t, srv, "pull_request", actiontest.PREvent(false))
 	runShards(t, r, t.TempDir(), 4, 1, 2, 3)
 	code, log := r.run()
 	if code != 1 {
@@ -115,7 +109,7 @@ func TestActionShardsOfNothing(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	srv.Files = []map[string]any{{"filename": "README.md", "status": "modified"}}
-	r := newRunner(t, srv, "pull_request", prEvent(false))
+	r := newRunner(t, srv, "pull_request", actiontest.PREvent(false))
 	dir := t.TempDir()
 	runShards(t, r, dir, 2, 1, 2)
 	code, log := r.run()
@@ -134,7 +128,7 @@ func TestActionShardsThatDisagree(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	srv.Files = prFilesAll
-	r := newRunner(t, srv, "pull_request", prEvent(false))
+	r := newRunner(t, srv, "pull_request", actiontest.PREvent(false))
 	dir := t.TempDir()
 	runShards(t, r, dir, 2, 1, 2)
 	manifest := filepath.Join(dir, "artifacts", "evalgate-shard-2", "shard.json")
@@ -142,7 +136,7 @@ func TestActionShardsThatDisagree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(manifest, []byte(strings.Replace(string(b), headSHA, strings.Repeat("e", 40), 1)), 0o644); err != nil {
+	if err := os.WriteFile(manifest, []byte(strings.Replace(string(b), actiontest.HeadSHA, strings.Repeat("e", 40), 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, log := r.run()
@@ -164,13 +158,41 @@ func TestActionShardsThatDisagree(t *testing.T) {
 func runShards(t *testing.T, r *runner, dir string, n int, which ...int) {
 	t.Helper()
 	for _, i := range which {
-		r.env["INPUT_SHARD"] = fmt.Sprintf("%d/%d", i, n)
-		r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "artifacts", fmt.Sprintf("evalgate-shard-%d", i))
+		r.Env["INPUT_SHARD"] = fmt.Sprintf("%d/%d", i, n)
+		r.Env["INPUT_REPORT_DIR"] = filepath.Join(dir, "artifacts", fmt.Sprintf("evalgate-shard-%d", i))
 		if code, log := r.run(); code != 0 {
 			t.Fatalf("shard %d/%d: exit %d\n%s", i, n, code, log)
 		}
 	}
-	delete(r.env, "INPUT_SHARD")
-	r.env["INPUT_MERGE"] = filepath.Join(dir, "artifacts")
-	r.env["INPUT_REPORT_DIR"] = filepath.Join(dir, "report")
+	delete(r.Env, "INPUT_SHARD")
+	r.Env["INPUT_MERGE"] = filepath.Join(dir, "artifacts")
+	r.Env["INPUT_REPORT_DIR"] = filepath.Join(dir, "report")
+}
+
+// TestActionForgedShardIsRefused is attack 6 against the action's merge: the only shard's
+// artifact is a consistent partial result of another selection (here made by running the
+// shard on a pull request that touches only the suite that passes). The merge job re-plans
+// from its own event — the pull request touches every suite — refuses the shard and fails
+// the check run instead of passing it.
+func TestActionForgedShardIsRefused(t *testing.T) {
+	t.Parallel()
+	forger := githubtest.New(t)
+	forger.Files = []map[string]any{{"filename": "evals/quality.eval.yaml", "status": "modified"}}
+	r := newRunner(t, forger, "pull_request", actiontest.PREvent(false))
+	runShards(t, r, t.TempDir(), 1, 1)
+	srv := githubtest.New(t)
+	srv.Files = prFilesAll
+	r.Srv = srv
+	r.Env["GITHUB_API_URL"] = srv.APIURL()
+	code, log := r.run()
+	if code != 1 {
+		t.Fatalf("merge of a forged shard: exit %d, want 1 (the gate fails)\n%s", code, log)
+	}
+	if !strings.Contains(log, "REFUSED shard 1/1") || !strings.Contains(log, "not the plan this merge computed") {
+		t.Errorf("the log does not name the refusal:\n%s", log)
+	}
+	_, check := onlyResults(t, srv)
+	if !strings.HasPrefix(check, "conclusion failure") || !strings.Contains(check, "was refused") {
+		t.Errorf("the check run does not fail naming the refused shard:\n%s", check)
+	}
 }

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/resolve"
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
@@ -38,12 +39,12 @@ func (c *checker) repoPaths(s *suite.Suite, t *suite.Test, cfg *suite.TargetConf
 		if !repoRelative(p) || !exists(filepath.Join(dir, p)) || (copyDir != "" && exists(filepath.Join(copyDir, p))) {
 			continue
 		}
-		fromRoot := filepath.ToSlash(rel(c.w.root, filepath.Join(dir, p)))
+		fromRoot := filepath.ToSlash(rel(c.w.Root, filepath.Join(dir, p)))
 		pos := cfg.PosOf("command")
-		pos.File = rel(c.w.root, filepath.Join(cfg.Dir, filepath.Base(pos.File)))
-		c.warn(&configError{pos: pos, msg: fmt.Sprintf(
+		pos.File = rel(c.w.Root, filepath.Join(cfg.Dir, filepath.Base(pos.File)))
+		c.warn(&resolve.ConfigError{Pos: pos, Msg: fmt.Sprintf(
 			"target %s: command names %s, relative to %s, but with the workspace of %s (%s) the command runs in the workspace copy, which has no %s: write ${{ AGENTV_REPO_ROOT }}/%s",
-			cfg.Name, p, filepath.ToSlash(rel(c.w.root, dir)), s.Path, ws.Pos, p, fromRoot)})
+			cfg.Name, p, filepath.ToSlash(rel(c.w.Root, dir)), s.Path, ws.Pos, p, fromRoot)})
 	}
 }
 

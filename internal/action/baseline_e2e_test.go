@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"archive/zip"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 )
 
@@ -50,15 +51,15 @@ func TestActionAutoBaseline(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	srv.Files = []map[string]any{{"filename": "evals/calculator.eval.yaml", "status": "modified"}}
-	r := newRunner(t, srv, "pull_request", prEvent(false))
+	r := newRunner(t, srv, "pull_request", actiontest.PREvent(false))
 	if code, log := r.run(); code != 1 {
 		t.Fatalf("base run: exit %d\n%s", code, log)
 	}
 	run := srv.AddWorkflowRun(githubtest.WorkflowRun{Workflow: "evals.yml", HeadSHA: "0a1b2c3d", HeadBranch: "main"})
-	srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: run, Zip: zipDir(t, r.env["INPUT_REPORT_DIR"])})
+	srv.AddArtifact(githubtest.Artifact{Name: "evalgate-report", RunID: run, Zip: zipDir(t, r.Env["INPUT_REPORT_DIR"])})
 
-	r.env["INPUT_BASELINE"] = "auto"
-	r.env["GITHUB_WORKFLOW_REF"] = "acme/agents/.github/workflows/evals.yml@refs/pull/42/merge"
+	r.Env["INPUT_BASELINE"] = "auto"
+	r.Env["GITHUB_WORKFLOW_REF"] = "acme/agents/.github/workflows/evals.yml@refs/pull/42/merge"
 	code, log := r.run()
 	if code != 1 {
 		t.Fatalf("run with baseline: exit %d, want the gate's 1\n%s", code, log)
@@ -81,7 +82,7 @@ func TestActionAutoBaseline(t *testing.T) {
 	if code, log := r.run(); code != 1 {
 		t.Fatalf("run without a baseline: exit %d, want the gate's 1\n%s", code, log)
 	}
-	if s := r.file(r.summary); !strings.Contains(s, "**No baseline:** list workflow runs of evals.yml:") || !strings.Contains(s, "404") {
+	if s := r.File(r.Summary); !strings.Contains(s, "**No baseline:** list workflow runs of evals.yml:") || !strings.Contains(s, "404") {
 		t.Errorf("step summary does not say why there is no baseline:\n%s", s)
 	}
 	if body := srv.Comments(42)[0].Body; !strings.Contains(body, "No baseline:") || strings.Contains(body, "Δ") {

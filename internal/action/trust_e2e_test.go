@@ -1,16 +1,12 @@
-package main
+package action
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 	"github.com/evalgate/evalgate/internal/llm/llmtest"
 )
@@ -18,61 +14,9 @@ import (
 // End-to-end tests of the trust model (docs/security.md): the action binary, in process,
 // against the GitHub fake, on workspaces that are git repositories whose HEAD the events name.
 
-// runArgs runs the action with extra flags under ctx and returns its stdout and stderr apart.
-func (r *runner) runArgs(ctx context.Context, args ...string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := runEnv(ctx, append([]string{"action"}, args...), env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-		getenv: func(k string) string { return r.env[k] }, github: github.Options{WriteSpacing: time.Millisecond}})
-	return code, out.String(), errb.String()
-}
-
-// setEvent replaces the job's event.
-func (r *runner) setEvent(name string, payload map[string]any) {
-	r.t.Helper()
-	b, err := json.Marshal(payload)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.env["GITHUB_EVENT_NAME"] = name
-	if err := os.WriteFile(r.env["GITHUB_EVENT_PATH"], b, 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-// write adds files to the workspace after its commit (HEAD stays what the event names).
-func (r *runner) write(files map[string]string) {
-	r.t.Helper()
-	for name, body := range files {
-		path := filepath.Join(r.env["GITHUB_WORKSPACE"], name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			r.t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			r.t.Fatal(err)
-		}
-	}
-}
-
-// read returns a workspace file's content.
-func (r *runner) read(name string) string {
-	r.t.Helper()
-	b, err := os.ReadFile(filepath.Join(r.env["GITHUB_WORKSPACE"], name))
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	return string(b)
-}
-
-// prEventAt is a pull request event whose head is sha.
-func prEventAt(fork bool, sha string) map[string]any {
-	ev := prEvent(fork)
-	ev["pull_request"].(map[string]any)["head"].(map[string]any)["sha"] = sha
-	return ev
-}
-
 // rerunComment is a PR comment by alice (who has write access) with body.
 func rerunComment(body string) map[string]any {
-	ev := comment("alice")
+	ev := actiontest.Comment("alice")
 	ev["comment"].(map[string]any)["body"] = body
 	return ev
 }
@@ -108,13 +52,13 @@ func lastCheck(t *testing.T, srv *githubtest.Server) githubtest.CheckRun {
 // judgedByVendor puts a suite in the workspace whose judge is a model on the fake vendor,
 // paid for with the job's OPENAI_API_KEY.
 func judgedByVendor(r *runner, vendor *llmtest.Server) {
-	r.env["OPENAI_API_KEY"] = "sk-live-secret"
-	r.env["FAKE_URL"] = vendor.URL
-	r.env["INPUT_ENV_ALLOW"] = "FAKE_URL"
+	r.Env["OPENAI_API_KEY"] = "sk-live-secret"
+	r.Env["FAKE_URL"] = vendor.URL
+	r.Env["INPUT_ENV_ALLOW"] = "FAKE_URL"
 	vendor.Reply = func(*llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{Text: `{"checks":[{"id":"greets","satisfied":true,"reasoning":"it does"}]}`}
 	}
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"evals/fork/greet.eval.yaml": "name: greet\nexecution:\n  target: canned\ntests:\n  - id: greet\n    input: say hi\n    assertions:\n      - type: rubrics\n        criteria:\n          - {id: greets, outcome: The answer greets}\n",
 		"evals/fork/targets.yaml": "targets:\n  - name: canned\n    provider: mock\n    response: hi\n    grader_target: judge\n" +
 			"  - name: judge\n    provider: openai\n    model: gpt-4o-mini\n    api_key: ${{ OPENAI_API_KEY }}\n    base_url: ${{ FAKE_URL }}/v1\n",
@@ -137,20 +81,20 @@ func TestTrustForkPullRequestTarget(t *testing.T) {
 			r := newRunner(t, srv, "pull_request_target", nil)
 			judgedByVendor(r, vendor)
 			// The base branch configures the judge's host; the fork's head is a commit on top.
-			base := commitWorkspace(t, r)
+			base := actiontest.CommitWorkspace(t, r.Job)
 			if tc.moveHost {
-				r.env["EVIL_URL"] = "http://127.0.0.2:9"
-				r.env["INPUT_ENV_ALLOW"] = "FAKE_URL, EVIL_URL"
-				r.write(map[string]string{"evals/fork/targets.yaml": strings.Replace(r.read("evals/fork/targets.yaml"), "${{ FAKE_URL }}", "${{ EVIL_URL }}", 1)})
+				r.Env["EVIL_URL"] = "http://127.0.0.2:9"
+				r.Env["INPUT_ENV_ALLOW"] = "FAKE_URL, EVIL_URL"
+				r.Write(map[string]string{"evals/fork/targets.yaml": strings.Replace(r.Read("evals/fork/targets.yaml"), "${{ FAKE_URL }}", "${{ EVIL_URL }}", 1)})
 			} else {
-				r.write(map[string]string{"evals/fork/NOTES.md": "a fork's change\n"})
+				r.Write(map[string]string{"evals/fork/NOTES.md": "a fork's change\n"})
 			}
-			r.head = commitWorkspace(t, r)
-			ev := prEventAt(true, r.head)
+			r.Head = actiontest.CommitWorkspace(t, r.Job)
+			ev := actiontest.PREventAt(true, r.Head)
 			ev["pull_request"].(map[string]any)["base"].(map[string]any)["sha"] = base
-			r.setEvent("pull_request_target", ev)
+			r.SetEvent("pull_request_target", ev)
 			if tc.allow {
-				r.env["INPUT_ALLOW_FORK_CODE"] = "true"
+				r.Env["INPUT_ALLOW_FORK_CODE"] = "true"
 			}
 			code, log := r.run()
 			switch {
@@ -158,12 +102,12 @@ func TestTrustForkPullRequestTarget(t *testing.T) {
 				if code != 0 || len(srv.Requests()) != 0 || vendor.Count() != 0 {
 					t.Fatalf("exit %d, %d GitHub requests, %d vendor calls: a fork ran with the job's secrets\n%s", code, len(srv.Requests()), vendor.Count(), log)
 				}
-				if s := r.file(r.summary); !strings.Contains(s, "allow_fork_code") || !strings.Contains(s, "mallory/agents") {
+				if s := r.File(r.Summary); !strings.Contains(s, "allow_fork_code") || !strings.Contains(s, "mallory/agents") {
 					t.Fatalf("summary does not explain the refusal:\n%s", s)
 				}
 			case tc.moveHost:
 				cr := lastCheck(t, srv)
-				if code != exitUsage || cr.Conclusion == "success" || vendor.Count() != 0 {
+				if code != ErrConfig.Code || cr.Conclusion == "success" || vendor.Count() != 0 {
 					t.Fatalf("exit %d, check %+v, %d vendor calls: the fork chose where the key goes\n%s", code, cr, vendor.Count(), log)
 				}
 				if !strings.Contains(log, "127.0.0.2 is not one of them") {
@@ -171,7 +115,7 @@ func TestTrustForkPullRequestTarget(t *testing.T) {
 				}
 			default:
 				cr := lastCheck(t, srv)
-				if code != 0 || cr.HeadSHA != r.head || cr.Conclusion != "success" || vendor.Count() == 0 {
+				if code != 0 || cr.HeadSHA != r.Head || cr.Conclusion != "success" || vendor.Count() == 0 {
 					t.Fatalf("exit %d, check %+v, %d vendor calls\n%s", code, cr, vendor.Count(), log)
 				}
 				if !strings.Contains(log, "running code from the fork mallory/agents with this job's secrets") || !strings.Contains(log, "reply cache off") {
@@ -188,12 +132,12 @@ func TestTrustPullRequestTargetWithTheBaseCheckedOut(t *testing.T) {
 	srv.Files = []map[string]any{{"filename": "evals/quality.eval.yaml"}}
 	r := newRunner(t, srv, "pull_request_target", nil)
 	// pull_request_target checks out the base branch by default: HEAD is not the PR head.
-	r.setEvent("pull_request_target", prEventAt(false, headSHA))
+	r.SetEvent("pull_request_target", actiontest.PREventAt(false, actiontest.HeadSHA))
 	code, log := r.run()
-	if code != exitUsage || len(srv.CheckRuns()) != 0 || len(srv.Comments(42)) != 0 {
+	if code != ErrConfig.Code || len(srv.CheckRuns()) != 0 || len(srv.Comments(42)) != 0 {
 		t.Fatalf("exit %d, check runs %+v, %d comments: results of the base posted on the head\n%s", code, srv.CheckRuns(), len(srv.Comments(42)), log)
 	}
-	if s := r.file(r.summary); !strings.Contains(s, "ref: ${{ github.event.pull_request.head.sha }}") {
+	if s := r.File(r.Summary); !strings.Contains(s, "ref: ${{ github.event.pull_request.head.sha }}") {
 		t.Fatalf("summary does not say which checkout to use:\n%s", s)
 	}
 }
@@ -222,18 +166,18 @@ func TestTrustWorkflowRun(t *testing.T) {
 	}{
 		{"fork refused by default", true, false, true, 0},
 		{"same repository runs on its head", false, true, true, 0},
-		{"same repository with another commit checked out", false, false, false, exitUsage},
+		{"same repository with another commit checked out", false, false, false, ErrConfig.Code},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := githubtest.New(t)
 			srv.Files = []map[string]any{{"filename": "evals/quality.eval.yaml"}}
 			r := newRunner(t, srv, "workflow_run", nil)
-			head := headSHA
+			head := actiontest.HeadSHA
 			if tc.checkout {
-				head = r.head
+				head = r.Head
 			}
-			r.setEvent("workflow_run", workflowRunEvent(tc.fork, head))
+			r.SetEvent("workflow_run", workflowRunEvent(tc.fork, head))
 			code, log := r.run()
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d\n%s", code, tc.code, log)
@@ -242,7 +186,7 @@ func TestTrustWorkflowRun(t *testing.T) {
 				if len(srv.CheckRuns()) != 0 || len(srv.Comments(42)) != 0 {
 					t.Fatalf("posted: %+v\n%s", srv.CheckRuns(), log)
 				}
-				if s := r.file(r.summary); !strings.Contains(s, "not run") {
+				if s := r.File(r.Summary); !strings.Contains(s, "not run") {
 					t.Fatalf("summary does not explain:\n%s", s)
 				}
 				if tc.fork && !strings.Contains(log, "allow_fork_code") {
@@ -251,7 +195,7 @@ func TestTrustWorkflowRun(t *testing.T) {
 				return
 			}
 			cr := lastCheck(t, srv)
-			if cr.HeadSHA != r.head || cr.Conclusion != "success" || len(srv.Comments(42)) != 1 {
+			if cr.HeadSHA != r.Head || cr.Conclusion != "success" || len(srv.Comments(42)) != 1 {
 				t.Fatalf("check %+v, %d comments\n%s", cr, len(srv.Comments(42)), log)
 			}
 		})
@@ -262,10 +206,10 @@ func TestTrustPushPostsOnTheCheckedOutCommit(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	r := newRunner(t, srv, "push", nil)
-	r.setEvent("push", map[string]any{"after": headSHA, "ref": "refs/heads/main", "repository": map[string]any{"full_name": "acme/agents"}})
-	r.env["INPUT_SUITES"] = "evals/quality.eval.yaml"
-	if code, log := r.run(); code != 0 || lastCheck(t, srv).HeadSHA != r.head {
-		t.Fatalf("exit %d, check %+v: want it on the graded HEAD %s\n%s", code, srv.CheckRuns(), r.head, log)
+	r.SetEvent("push", map[string]any{"after": actiontest.HeadSHA, "ref": "refs/heads/main", "repository": map[string]any{"full_name": "acme/agents"}})
+	r.Env["INPUT_SUITES"] = "evals/quality.eval.yaml"
+	if code, log := r.run(); code != 0 || lastCheck(t, srv).HeadSHA != r.Head {
+		t.Fatalf("exit %d, check %+v: want it on the graded HEAD %s\n%s", code, srv.CheckRuns(), r.Head, log)
 	}
 }
 
@@ -273,61 +217,15 @@ func TestTrustUnreadableCheckoutPostsNothing(t *testing.T) {
 	t.Parallel()
 	srv := githubtest.New(t)
 	srv.Files = []map[string]any{{"filename": "evals/quality.eval.yaml"}}
-	r := newRunner(t, srv, "pull_request", prEvent(false))
-	if err := os.RemoveAll(filepath.Join(r.env["GITHUB_WORKSPACE"], ".git")); err != nil {
+	r := newRunner(t, srv, "pull_request", actiontest.PREvent(false))
+	if err := os.RemoveAll(filepath.Join(r.Env["GITHUB_WORKSPACE"], ".git")); err != nil {
 		t.Fatal(err)
 	}
 	code, log := r.run()
 	if code == 0 || len(srv.CheckRuns()) != 0 {
 		t.Fatalf("exit %d, check runs %+v: posted on a guessed commit\n%s", code, srv.CheckRuns(), log)
 	}
-	if s := r.file(r.summary); !strings.Contains(s, "git rev-parse HEAD") {
+	if s := r.File(r.Summary); !strings.Contains(s, "git rev-parse HEAD") {
 		t.Fatalf("summary does not explain:\n%s", s)
 	}
-}
-
-func TestTrustDryRunNeutralisesWorkflowCommands(t *testing.T) {
-	t.Parallel()
-	srv := githubtest.New(t)
-	r := newRunner(t, srv, "workflow_dispatch", map[string]any{})
-	r.write(map[string]string{
-		"evals/evil/evil.eval.yaml": "name: evil\nexecution:\n  target: canned\ntests:\n  - id: evil\n    input: say hi\n    assertions:\n      - type: rubrics\n        criteria:\n          - {id: greets, outcome: The answer greets}\n",
-		"evals/evil/targets.yaml": "targets:\n  - name: canned\n    provider: mock\n    response: \"hi\\n::add-mask::x\\n::error::pwned\\n\"\n    grader_target: judge\n" +
-			"  - name: judge\n    provider: mock\n    response: '{\"checks\":[{\"id\":\"greets\",\"satisfied\":false,\"reasoning\":\"no\\n::add-mask::y\"}]}'\n",
-	})
-	r.env["INPUT_SUITES"] = "evals/evil/*.eval.yaml"
-	code, stdout, log := r.runArgs(context.Background(), "--dry-run")
-	if code != 1 {
-		t.Fatalf("exit %d\n%s\n%s", code, stdout, log)
-	}
-	if !strings.Contains(stdout, "::add-mask::x") {
-		t.Fatalf("the comment does not carry the answer:\n%s", stdout)
-	}
-	for name, out := range map[string]string{"stdout": stdout, "log": log} {
-		if line, ok := liveCommand(out); ok {
-			t.Fatalf("%s: the runner would honour %q:\n%s", name, line, out)
-		}
-	}
-	if len(srv.Requests()) != 0 {
-		t.Fatal("a dry run called GitHub")
-	}
-}
-
-// liveCommand returns the first line the Actions runner would honour as a workflow command:
-// one starting with "::" outside a ::stop-commands:: pause.
-func liveCommand(out string) (string, bool) {
-	stop := ""
-	for _, line := range strings.Split(strings.ReplaceAll(out, "\r", "\n"), "\n") {
-		l := strings.TrimLeft(line, " ")
-		switch {
-		case stop != "" && l == "::"+stop+"::":
-			stop = ""
-		case stop != "":
-		case strings.HasPrefix(l, "::stop-commands::"):
-			stop = strings.TrimPrefix(l, "::stop-commands::")
-		case strings.HasPrefix(l, "::"):
-			return l, true
-		}
-	}
-	return "", false
 }

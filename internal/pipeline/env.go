@@ -1,0 +1,24 @@
+package pipeline
+
+import "fmt"
+
+// CheckEnvNames checks the names of an allow-list of variables ${{ VAR }} may read
+// (--allow-env, the action's env_allow).
+func CheckEnvNames(names []string) error {
+	for _, n := range names {
+		if !envName(n) {
+			return fmt.Errorf("%q is not an environment variable name", n)
+		}
+	}
+	return nil
+}
+
+// envName reports whether s can be named in ${{ VAR }}.
+func envName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
