@@ -4,31 +4,23 @@ import (
 	"fmt"
 
 	"golang.org/x/tools/go/analysis"
-	"honnef.co/go/tools/analysis/facts/directives"
-	"honnef.co/go/tools/analysis/facts/generated"
-	"honnef.co/go/tools/analysis/lint"
 	"honnef.co/go/tools/unused"
 )
 
 // unusedAnalyzer reports staticcheck's U1000 findings. unused.Analyzer returns them as a
-// result for staticcheck's own driver to print; this reports them, as golangci-lint's unused
-// linter does, with the same options (staticcheck's defaults: exported names count as used).
+// result for staticcheck's own driver to print (with staticcheck's default options, which are
+// golangci-lint's: exported names count as used); this reports them, as golangci-lint's unused
+// linter does, less the objects also listed as used and type parameters.
 var unusedAnalyzer = &analysis.Analyzer{
 	Name:     "unused",
 	Doc:      unused.Analyzer.Analyzer.Doc,
-	Requires: unused.Analyzer.Analyzer.Requires,
+	Requires: []*analysis.Analyzer{unused.Analyzer.Analyzer},
 	Run: func(pass *analysis.Pass) (any, error) {
-		nodes := unused.Graph(pass.Fset, pass.Files, pass.Pkg, pass.TypesInfo,
-			pass.ResultOf[directives.Analyzer].([]lint.Directive),
-			pass.ResultOf[generated.Analyzer].(map[string]generated.Generator),
-			unused.DefaultOptions)
-		var sg unused.SerializedGraph
-		sg.Merge(nodes)
-		res := sg.Results()
-		used := map[string]bool{}
+		res := pass.ResultOf[unused.Analyzer.Analyzer].(unused.Result)
 		key := func(o unused.Object) string {
 			return fmt.Sprintf("%s %d %s", o.Position.Filename, o.Position.Line, o.Name)
 		}
+		used := map[string]bool{}
 		for _, o := range res.Used {
 			used[key(o)] = true
 		}
