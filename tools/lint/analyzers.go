@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -31,7 +33,7 @@ type settings struct {
 func (s *settings) get() (*config, error) {
 	s.once.Do(func() {
 		if *s.path == "" {
-			s.err = fmt.Errorf("no -config: run lint with package patterns, not as go vet's -vettool directly")
+			s.err = errors.New("no -config: run lint with package patterns, not as go vet's -vettool directly")
 			return
 		}
 		data, err := os.ReadFile(*s.path)
@@ -40,7 +42,8 @@ func (s *settings) get() (*config, error) {
 			return
 		}
 		s.cfg, s.err = parseConfig(data)
-		s.dir = strings.TrimSuffix(*s.path, configName)
+		// Exclusion paths are relative to the config's directory, as golangci-lint v2's are.
+		s.dir = filepath.Dir(*s.path) + string(filepath.Separator)
 	})
 	return s.cfg, s.err
 }
@@ -103,21 +106,19 @@ func wrap(s *settings, linter string, a *analysis.Analyzer) *analysis.Analyzer {
 		if !on && a.ResultType == nil {
 			return nil, nil
 		}
-		var nolint map[string][]lineRange // by file name, built on the first finding
+		// By file name, built on the first finding.
+		nolint := sync.OnceValue(func() map[string][]lineRange { return nolintRanges(pass) })
 		p := *pass
 		p.Report = func(d analysis.Diagnostic) {
 			if !on {
 				return
 			}
 			pos := pass.Fset.Position(d.Pos)
-			if nolint == nil {
-				nolint = nolintRanges(pass)
-			}
-			if covered(nolint[pos.Filename], pos.Line, linter) || isGenerated(pass, pos.Filename) {
+			if covered(nolint()[pos.Filename], pos.Line, linter) || isGenerated(pass, pos.Filename) {
 				return
 			}
 			rel, inTree := strings.CutPrefix(pos.Filename, s.dir)
-			if inTree && c.excluded(linter, rel, d.Message) {
+			if inTree && c.excluded(linter, filepath.ToSlash(rel), d.Message) {
 				return
 			}
 			// Some analyzers end their message with a newline (paralleltest).
