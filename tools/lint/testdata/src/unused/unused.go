@@ -1,0 +1,6 @@
+package unused
+
+func helper() {} // want `^func helper is unused \(unused\)$`
+
+// Used is exported, so used.
+func Used() {}
