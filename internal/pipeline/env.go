@@ -16,7 +16,9 @@ func CheckEnvNames(names []string) error {
 // envName reports whether s can be named in ${{ VAR }}.
 func envName(s string) bool {
 	for i, c := range s {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+		letter := c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		digit := i > 0 && '0' <= c && c <= '9'
+		if !letter && !digit {
 			return false
 		}
 	}

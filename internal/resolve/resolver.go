@@ -109,7 +109,7 @@ func (r *Resolver) TargetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 			}
 		}
 	}
-	if diags.HasErrors() && !(r.Lint && EnvGap(diags)) {
+	if diags.HasErrors() && (!r.Lint || !EnvGap(diags)) {
 		return nil, diags
 	}
 	for _, d := range diags {
