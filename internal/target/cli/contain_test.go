@@ -22,15 +22,18 @@ import (
 func TestDetachedChildrenAreKilled(t *testing.T) {
 	t.Parallel()
 	const daemon = `setsid sh -c 'trap "" TERM HUP; echo $$ > "$PIDFILE"; exec sleep 300' >/dev/null 2>&1 </dev/null &`
+	// The agent waits for the daemon's pid file: on a loaded machine an agent that exits at
+	// once can have its daemon killed before it wrote one, and the test could not look.
+	const started = ` until [ -s "$PIDFILE" ]; do sleep 0.01; done;`
 	tests := []struct {
 		name, command string
 		timeout       float64
 		want          error
 		wantText      string
 	}{
-		{name: "setsid daemon", command: daemon + " echo done", want: errLingering},
-		{name: "double fork", command: `sh -c '` + strings.ReplaceAll(daemon, "'", `'\''`) + `'; echo done`, want: errLingering},
-		{name: "daemon of an agent that times out", command: daemon + " sleep 300", timeout: 0.5,
+		{name: "setsid daemon", command: daemon + started + " echo done", want: errLingering},
+		{name: "double fork", command: `sh -c '` + strings.ReplaceAll(daemon, "'", `'\''`) + `';` + started + ` echo done`, want: errLingering},
+		{name: "daemon of an agent that times out", command: daemon + started + " sleep 300", timeout: 0.5,
 			wantText: "timed out after 500ms"},
 	}
 	for _, tt := range tests {
