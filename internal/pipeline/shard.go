@@ -79,3 +79,14 @@ func WritePartial(dir string, run *result.Run, m shard.Manifest, opts reports.Fi
 	}
 	return nil
 }
+
+// Replan is the shard.MergeOptions.Replan of a merge: it plans the split again from the
+// suites the shards ran, as each shard planned it (Split), so a shard whose artifact says
+// otherwise is refused whatever its job wrote.
+func Replan(suites []*suite.Suite, loadErrors []*result.SuiteResult, durations string, singleTarget bool, trials int) func(count int, salt string) (*shard.Plan, error) {
+	return func(count int, salt string) (*shard.Plan, error) {
+		sh := &Sharding{Spec: shard.Spec{Index: 1, Count: count}, Durations: durations, Salt: salt}
+		plan, _, err := sh.Split(suites, loadErrors, singleTarget, trials)
+		return plan, err
+	}
+}
