@@ -85,7 +85,7 @@ func mergeCmd(ctx context.Context, e env, o *mergeOptions) error {
 	}
 	fmt.Fprintln(e.stderr, mergeLine(m.Report))
 	scrub := e.scrubber()
-	scrub.Add(credentials(e)...)
+	scrub.Add(pipeline.Credentials(e.environ, e.getenv)...)
 	return o.report(e, root, m.Run, scrub)
 }
 

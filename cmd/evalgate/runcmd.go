@@ -118,7 +118,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	// The log (e.scrub scrubs stderr) is scrubbed from the start: a declared variable's value
 	// may sit in a test id that a diagnostic, a progress line or an error names.
 	scrub := e.scrubber()
-	scrub.Add(jobSecrets(e, o.sel.allowEnv)...)
+	scrub.Add(pipeline.JobSecrets(e.environ, e.getenv, o.sel.allowEnv)...)
 	root, l, suites, err := o.load(ctx, e)
 	if err != nil {
 		return err

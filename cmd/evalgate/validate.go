@@ -58,7 +58,7 @@ func validateCmd(ctx context.Context, e env, sel *selection, strict bool, paths 
 	// What it prints is scrubbed as run's output is.
 	policy := &suite.EnvPolicy{Allow: sel.allowEnv, Warn: true}
 	scrub := e.scrubber()
-	scrub.Add(jobSecrets(e, sel.allowEnv)...)
+	scrub.Add(pipeline.JobSecrets(e.environ, e.getenv, sel.allowEnv)...)
 	out := safetext.Lines(e.stdout, scrub.String)
 	defer out.Flush()
 	e.stdout = out
