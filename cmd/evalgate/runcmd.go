@@ -132,12 +132,9 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	sh, _ := o.shard.sharding(o.salt())
 	var split *shard.Plan
 	if sh != nil {
-		// Every shard checks the whole selection's configuration, and runs its own part.
-		job.Check = suites
-		if split, job.Suites, err = sh.Split(suites, l.LoadErrors, o.sel.target != "", o.llm.trials); err != nil {
+		if split, err = sh.Part(&job, o.sel.target != "", o.llm.trials); err != nil {
 			return usageErr("%w", err)
 		}
-		job.Shard = sh.Label()
 		fmt.Fprintf(e.stderr, "evalgate: shard %s of the selection (plan %s, balanced by %s)\n", sh.Spec, split.ShortFingerprint(), split.Balance)
 	}
 	// The baseline is read before the run: adaptive trials compare each test with it.
@@ -209,19 +206,11 @@ func (o *runOptions) config(e env, root string, scrub *redact.Redactor) pipeline
 
 // absRoot is the repository root: --root, else the git work tree of the first path.
 func absRoot(ctx context.Context, flag string, paths []string) (string, error) {
-	root := flag
-	if root == "" {
-		first := "."
-		if len(paths) > 0 {
-			first = paths[0]
-		}
-		root = pipeline.RepoRoot(ctx, first)
-	}
-	abs, err := filepath.Abs(root)
+	root, err := pipeline.Root(ctx, flag, paths)
 	if err != nil {
 		return "", usageErr("--root: %w", err)
 	}
-	return abs, nil
+	return root, nil
 }
 
 // printKept says where the kept workspaces are, so a failed agent run can be inspected.

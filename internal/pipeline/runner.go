@@ -119,6 +119,24 @@ func (r *Runner) Check(suites []*suite.Suite) (ConfigErrors, int) {
 	return c.diags, c.warnings + w.res.Warned()
 }
 
+// Validate is validate's preflight of what Search loaded: the configuration of the suites
+// filter selects and, when it selects everything, the targets file of each eval file that
+// could not be loaded (fixing the one should not reveal the other's mistakes only then). It
+// returns every problem and how many warnings it printed; nothing is run.
+func (r *Runner) Validate(l *Loaded, filter *Filter) (ConfigErrors, int, error) {
+	checked, err := filter.Apply(l.Suites)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !filter.Active() {
+		for _, f := range l.Failed {
+			checked = append(checked, &suite.Suite{Path: f})
+		}
+	}
+	diags, warnings := r.Check(checked)
+	return diags, warnings, nil
+}
+
 // Run checks the configuration of the job's suites (a ConfigErrors names every mistake, and
 // nothing runs), runs them and returns the run, scrubbed. Shared workspaces are closed, and
 // their after_all hooks run, before it returns, even when ctx was cancelled.

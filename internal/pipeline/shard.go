@@ -51,6 +51,18 @@ func (s *Sharding) Split(suites []*suite.Suite, loadErrors []*result.SuiteResult
 	return plan, plan.Select(suites, s.Spec.Index), nil
 }
 
+// Part narrows job, a job of the whole selection, to this shard's part (Split) and returns the
+// plan. Every shard still checks the whole selection's configuration, so a mistake fails every
+// shard alike, where it is written, rather than only the one whose tests meet it.
+func (s *Sharding) Part(job *Job, singleTarget bool, trials int) (*shard.Plan, error) {
+	plan, mine, err := s.Split(job.Suites, job.LoadErrors, singleTarget, trials)
+	if err != nil {
+		return nil, err
+	}
+	job.Check, job.Suites, job.Shard = job.Suites, mine, s.Label()
+	return plan, nil
+}
+
 // ClearPartial removes an earlier shard's manifest and results from dir before this shard
 // runs: a shard that then fails writes nothing, and the merge must count it missing rather
 // than take the earlier run's results for this one's.
