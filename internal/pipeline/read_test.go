@@ -1,0 +1,123 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/shard"
+	"github.com/evalgate/evalgate/internal/suite"
+	"github.com/evalgate/evalgate/reports"
+)
+
+// TestReadRun reads a run from each place evalgate compare accepts one.
+func TestReadRun(t *testing.T) {
+	t.Parallel()
+	run := runOf(1, suiteOf("evals/a.yaml", "a1", "a2"))
+	both, index, empty := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := reports.WriteResultsFile(both, run, reports.FilesOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	write := func(dir, name string, render func(*os.File) error) {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := render(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(both, reports.FileIndex, func(f *os.File) error { return reports.WriteIndex(f, run) })
+	write(index, reports.FileIndex, func(f *os.File) error { return reports.WriteIndex(f, run) })
+	tests := []struct {
+		name, path, wantFile, wantErr string
+	}{
+		{name: "results.json", path: filepath.Join(both, reports.FileResults), wantFile: filepath.Join(both, reports.FileResults)},
+		{name: "index.jsonl", path: filepath.Join(index, reports.FileIndex), wantFile: filepath.Join(index, reports.FileIndex)},
+		{name: "a directory: results.json first", path: both, wantFile: filepath.Join(both, reports.FileResults)},
+		{name: "a directory with an index only", path: index, wantFile: filepath.Join(index, reports.FileIndex)},
+		{name: "a directory with neither", path: empty, wantErr: "holds neither results.json nor index.jsonl"},
+		{name: "no such file", path: filepath.Join(empty, "nope.json"), wantErr: "nope.json: no such file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, file, err := ReadRun(tc.path)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("ReadRun(%s): %v, want an error with %q", tc.path, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if file != tc.wantFile {
+				t.Errorf("read %s, want %s", file, tc.wantFile)
+			}
+			var ids []string
+			for _, s := range got.Suites {
+				for _, tr := range s.Tests {
+					ids = append(ids, tr.ID)
+				}
+			}
+			if d := cmp.Diff([]string{"a1", "a2"}, ids); d != "" {
+				t.Errorf("tests read (-want +got):\n%s", d)
+			}
+		})
+	}
+	if _, err := ReadResults(filepath.Join(index, reports.FileIndex)); err == nil || !strings.Contains(err.Error(), reports.FileIndex) {
+		t.Errorf("ReadResults of an index.jsonl: %v, want an error naming the file", err)
+	}
+}
+
+// TestPartChecksTheWholeSelection: a shard runs its part and checks every suite, and the
+// merge's Replan plans what the shard planned.
+func TestPartChecksTheWholeSelection(t *testing.T) {
+	t.Parallel()
+	suites := []*suite.Suite{suiteOf("evals/a.yaml", "a1", "a2", "a3"), suiteOf("evals/b.yaml", "b1")}
+	sh := &Sharding{Spec: shard.Spec{Index: 2, Count: 2}, Salt: "flags"}
+	job := Job{Suites: suites}
+	plan, err := sh.Part(&job, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, mine, err := sh.Split(suites, nil, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(testIDs(mine), testIDs(job.Suites)); d != "" {
+		t.Errorf("the job's suites are not the shard's (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(testIDs(suites), testIDs(job.Check)); d != "" {
+		t.Errorf("the job checks (-want +got):\n%s", d)
+	}
+	if n := len(testIDs(job.Suites)); n == 0 || n == 4 {
+		t.Errorf("shard 2 of 2 runs %d of the 4 tests", n)
+	}
+	if job.Shard != "2/2" {
+		t.Errorf("shard label %q", job.Shard)
+	}
+	again, err := Replan(suites, nil, "", false, 0)(2, "flags")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Fingerprint != plan.Fingerprint {
+		t.Errorf("Replan's plan %s, the shard's %s", again.Fingerprint, plan.Fingerprint)
+	}
+}
+
+// testIDs names the suites' tests, suite by suite.
+func testIDs(suites []*suite.Suite) []string {
+	var ids []string
+	for _, s := range suites {
+		for _, t := range s.Tests {
+			ids = append(ids, s.Path+":"+t.ID)
+		}
+	}
+	return ids
+}
