@@ -17,8 +17,8 @@ import (
 type Loaded struct {
 	Files  []string
 	Suites []*suite.Suite
-	// Failed are the files that could not be loaded; LoadErrors their suite results.
-	Failed     []string
+	// failed are the files that could not be loaded; LoadErrors their suite results.
+	failed     []string
 	LoadErrors []*result.SuiteResult
 	// Errors and Warnings count the diagnostics printed.
 	Errors, Warnings int
@@ -62,7 +62,7 @@ func (r *Runner) loadFiles(files []string) *Loaded {
 				errs = append(errs, f+": could not be loaded")
 			}
 			l.LoadErrors = append(l.LoadErrors, &result.SuiteResult{Name: suiteName(f), Path: rel(c.Root, f), Error: strings.Join(errs, "\n")})
-			l.Failed = append(l.Failed, f)
+			l.failed = append(l.failed, f)
 			continue
 		}
 		l.Suites = append(l.Suites, s)

@@ -26,8 +26,6 @@ type Config struct {
 	Scrub *redact.Redactor
 	// User is who agents, hooks and graders run as (nil = evalgate's own user).
 	User *proc.User
-	// Now stamps the run for workspace hooks (nil = time.Now).
-	Now func() time.Time
 
 	// How the engine runs the tests (see engine.Config).
 	Workers         int
@@ -111,9 +109,9 @@ func (r *Runner) TargetsFiles(suites []*suite.Suite) []string {
 	return out
 }
 
-// Check is the preflight for validate: every configuration problem of the suites as a
+// check is the preflight for validate: every configuration problem of the suites as a
 // diagnostic, and how many warnings it printed. Nothing is run.
-func (r *Runner) Check(suites []*suite.Suite) (ConfigErrors, int) {
+func (r *Runner) check(suites []*suite.Suite) (ConfigErrors, int) {
 	w := newWiring(r.cfg, nil)
 	c := w.checkAll(suites)
 	return c.diags, c.warnings + w.res.Warned()
@@ -128,12 +126,12 @@ func (r *Runner) Validate(l *Loaded, filter *Filter) (ConfigErrors, int, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	if !filter.Active() {
-		for _, f := range l.Failed {
+	if !filter.active() {
+		for _, f := range l.failed {
 			checked = append(checked, &suite.Suite{Path: f})
 		}
 	}
-	diags, warnings := r.Check(checked)
+	diags, warnings := r.check(checked)
 	return diags, warnings, nil
 }
 

@@ -8,11 +8,11 @@ import (
 	"github.com/evalgate/evalgate/internal/result"
 )
 
-// Calibrate reads the human ratings in the annotation files paths name (ReadPaths: read is
+// Calibrate reads the human ratings in the annotation files paths name (readPaths: read is
 // told what each file gave), pairs them with the judge's ratings in run (nil: no judge, the
 // humans' agreement alone) and measures the agreement at the thresholds th.
 func Calibrate(run *result.Run, paths []string, th calibrate.Thresholds, read func(src *calibrate.Source, mapPath string)) (*calibrate.Report, error) {
-	anns, sources, files, err := ReadPaths(paths, read)
+	anns, sources, files, err := readPaths(paths, read)
 	if err != nil {
 		return nil, err
 	}
@@ -24,7 +24,7 @@ func Calibrate(run *result.Run, paths []string, th calibrate.Thresholds, read fu
 		// Without results there is no judge: an empty run pairs every rating with nothing.
 		run = &result.Run{}
 	}
-	in := Pair(run, anns)
+	in := pair(run, anns)
 	in.Thresholds, in.HumansOnly, in.Sources = th, humansOnly, sources
 	return calibrate.Compute(in), nil
 }
