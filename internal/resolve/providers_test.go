@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -78,7 +77,7 @@ func checkVendor(t *testing.T, p providers.Provider, cfg *suite.TargetConfig, sr
 	if err != nil {
 		t.Fatalf("newJudge: %v", err)
 	}
-	resp, err := j.Client.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "hi"}}})
+	resp, err := j.Client.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "hi"}}})
 	if err != nil || resp.Text != "ok" {
 		t.Fatalf("judge call: %+v, %v", resp, err)
 	}
