@@ -83,7 +83,7 @@ func runCompare(cmd *cobra.Command, o *compareOptions, basePath, headPath string
 	if err := reports.WriteComparison(cmd.OutOrStdout(), c, info, o.format); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	if o.failOnRegression && (c.Regressions() > 0 || c.PooledRegression()) {
+	if o.failOnRegression && pipeline.Regressed(c) {
 		return gateFailed
 	}
 	return nil

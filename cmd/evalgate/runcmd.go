@@ -189,14 +189,9 @@ func (o *runOptions) load(ctx context.Context, e env) (string, *pipeline.Loaded,
 // config is how the flags load, wire and run the selected tests (without the model
 // options, which need the loaded suites' root).
 func (o *runOptions) config(e env, root string, scrub *redact.Redactor) pipeline.Config {
-	th := result.DefaultThresholds
-	if o.threshold > 0 {
-		th.Pass = o.threshold
-	}
-	th.Borderline = min(o.borderline, th.Pass)
 	c := pipeline.Config{Config: resolve.Config{Root: root, Targets: o.sel.targets, Target: o.sel.target, Judge: o.sel.judge, JudgeSamples: o.llm.judgeSamples,
 		Getenv: e.getenv, Env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, Log: e.stderr}, Scrub: scrub, User: e.iso.User,
-		Workers: o.workers, Timeout: o.timeout, Thresholds: th, BudgetUSD: o.llm.budgetUSD, Trials: o.llm.trials, MaxTrials: o.llm.maxTrials,
+		Workers: o.workers, Timeout: o.timeout, Thresholds: pipeline.Thresholds(o.threshold, o.borderline), BudgetUSD: o.llm.budgetUSD, Trials: o.llm.trials, MaxTrials: o.llm.maxTrials,
 		RegressionAlpha: o.alpha, KeepWorkspaces: o.keepWS, DiffDir: o.out}
 	if scrub != nil {
 		c.OnSecrets = func(v []string) { scrub.Add(v...) }

@@ -45,3 +45,10 @@ func (c *Concluded) WriteAll(dir, root string, scrub *redact.Redactor) error {
 		Scrub:   scrub,
 	})
 }
+
+// Regressed reports whether c found a significant regression — a test, or the run as a whole
+// in the pooled test — which is what fail_on_regression fails the gate on (evalgate compare's
+// --fail-on-regression exits 1 on it).
+func Regressed(c *compare.Comparison) bool {
+	return c.Regressions() > 0 || c.PooledRegression()
+}

@@ -41,6 +41,17 @@ type Config struct {
 	DiffDir string
 }
 
+// Thresholds are the verdict bands --threshold and --borderline ask for: pass 0 keeps the
+// default pass threshold, and the borderline threshold is never above the pass threshold.
+func Thresholds(pass, borderline float64) result.Thresholds {
+	th := result.DefaultThresholds
+	if pass > 0 {
+		th.Pass = pass
+	}
+	th.Borderline = min(borderline, th.Pass)
+	return th
+}
+
 // Job is what one Run runs, and the labels the run records as it is built.
 type Job struct {
 	Suites     []*suite.Suite
