@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/action"
+	"github.com/evalgate/evalgate/internal/pipeline"
 )
 
 // actionOptions are the flags of `evalgate action`; the inputs come from INPUT_* variables.
@@ -54,7 +55,7 @@ func actionCmd(ctx context.Context, e env, o *actionOptions) error {
 		}
 	}
 	err := action.Main(ctx, action.Host{Getenv: o.getenv(e), Stdout: e.stdout, Log: e.stderr, Root: root, DryRun: o.dryRun,
-		Credentials: credentials(e), Scrub: e.scrubber(), HTTP: &http.Client{Timeout: time.Minute}, GitHub: e.github,
+		Credentials: pipeline.Credentials(e.environ, e.getenv), Scrub: e.scrubber(), HTTP: &http.Client{Timeout: time.Minute}, GitHub: e.github,
 		Warn: warner(e), User: e.iso.User, Notice: e.iso.Note})
 	var exit *action.ExitError
 	switch {

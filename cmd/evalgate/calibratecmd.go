@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -95,24 +94,17 @@ func (o *calibrateOptions) check() error {
 }
 
 func calibrateCmd(e env, o *calibrateOptions) error {
-	// Without results there is no judge: an empty run pairs every rating with nothing.
-	run := &result.Run{}
+	var run *result.Run
 	if o.results != "" {
 		var err error
 		if run, err = readResultsArg(o.results); err != nil {
 			return err
 		}
 	}
-	anns, sources, files, err := potato.ReadPaths(o.paths, func(src *calibrate.Source, mapPath string) { describeSource(e, src, mapPath) })
+	rep, err := potato.Calibrate(run, o.paths, o.th, func(src *calibrate.Source, mapPath string) { describeSource(e, src, mapPath) })
 	if err != nil {
 		return usageErr("%w", err)
 	}
-	if len(anns) == 0 {
-		return usageErr("no rubric ratings in %s (Potato's user_state.json or export records under a project evalgate export wrote, or rows with criteria_ratings)", strings.Join(files, ", "))
-	}
-	in := potato.Pair(run, anns)
-	in.Thresholds, in.HumansOnly, in.Sources = o.th, o.results == "", sources
-	rep := calibrate.Compute(in)
 	switch o.format {
 	case "json":
 		return reports.WriteCalibrationJSON(e.stdout, rep)

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/evalgate/evalgate/internal/compare"
-	"github.com/evalgate/evalgate/internal/result"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/reports"
 )
 
@@ -74,11 +70,11 @@ func runCompare(cmd *cobra.Command, o *compareOptions, basePath, headPath string
 	if !(o.threshold > 0 && o.threshold < 1) {
 		return usageErr("--threshold must be between 0 and 1 (exclusive), not %v", o.threshold)
 	}
-	base, basePath, err := readCompared(basePath)
+	base, basePath, err := pipeline.ReadRun(basePath)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	head, headPath, err := readCompared(headPath)
+	head, headPath, err := pipeline.ReadRun(headPath)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -87,44 +83,8 @@ func runCompare(cmd *cobra.Command, o *compareOptions, basePath, headPath string
 	if err := reports.WriteComparison(cmd.OutOrStdout(), c, info, o.format); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
-	if o.failOnRegression && (c.Regressions() > 0 || c.PooledRegression()) {
+	if o.failOnRegression && pipeline.Regressed(c) {
 		return gateFailed
 	}
 	return nil
-}
-
-// readCompared reads a results.json or an index.jsonl, or the one a directory holds (results.json
-// first); it returns the file it read.
-func readCompared(path string) (*result.Run, string, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		found := ""
-		for _, name := range []string{reports.FileResults, reports.FileIndex} {
-			if _, err := os.Stat(filepath.Join(path, name)); err == nil {
-				found = filepath.Join(path, name)
-				break
-			}
-		}
-		if found == "" {
-			return nil, path, fmt.Errorf("%s holds neither results.json nor index.jsonl", path)
-		}
-		path = found
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, path, fmt.Errorf("%s: no such file", path)
-		}
-		return nil, path, err
-	}
-	defer f.Close()
-	var run *result.Run
-	if strings.EqualFold(filepath.Ext(path), ".jsonl") {
-		run, err = reports.ReadIndex(f)
-	} else {
-		run, err = reports.ReadResults(f)
-	}
-	if err != nil {
-		return nil, path, fmt.Errorf("%s: %w", path, err)
-	}
-	return run, path, nil
 }

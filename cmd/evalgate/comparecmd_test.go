@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
 )
@@ -73,19 +74,21 @@ func TestCompareCommand(t *testing.T) {
 		code   int
 		stdout []string
 		stderr string
+		// golden, when set, is the file under testdata/golden stdout must equal (with the
+		// temporary directory written DIR).
+		golden string
 	}{
-		{"regression shown", []string{base, head}, 0, []string{"greeter", "t0", "pass 1.00", "fail 0.10", "-0.90", "regression",
-			"1 significant regression", "regression greeter/t0: -0.90", "1 loss · 2 ties at threshold 0.1"}, ""},
-		{"regression fails the gate", []string{base, head, "--fail-on-regression"}, 1, []string{"regression greeter/t0"}, ""},
-		{"no regression passes", []string{base, same, "--fail-on-regression"}, 0, []string{"0 significant regressions"}, ""},
-		{"markdown", []string{base, head, "--format", "markdown"}, 0, []string{"| suite | test |", "| greeter | t0 | pass 1.00 | fail 0.10 | -0.90 |", "- ⬇️ 1 significant regression"}, ""},
-		{"AgentV's index.jsonl against itself", []string{agentv, agentv, "--fail-on-regression"}, 0, []string{"weighted-evaluators-examples", "experimental-evaluator-disabled", "unchanged", "0 significant regressions"}, ""},
-		{"threshold", []string{base, head, "-t", "0.95"}, 0, []string{"0 losses · 3 ties at threshold 0.95"}, ""},
-		{"bad format", []string{base, head, "--format", "html"}, 2, nil, `--format must be one of table, markdown, json, not "html"`},
-		{"bad alpha", []string{base, head, "--regression-alpha", "0"}, 2, nil, "--regression-alpha must be between 0 and 1"},
-		{"missing file", []string{base, filepath.Join(dir, "nope.json")}, 2, nil, "nope.json: no such file"},
-		{"empty dir", []string{base, t.TempDir()}, 2, nil, "holds neither results.json nor index.jsonl"},
-		{"one run", []string{base}, 2, nil, "compare needs two runs"},
+		{name: "regression shown", args: []string{base, head}, golden: "compare.txt"},
+		{name: "regression fails the gate", args: []string{base, head, "--fail-on-regression"}, code: 1, stdout: []string{"regression greeter/t0"}},
+		{name: "no regression passes", args: []string{base, same, "--fail-on-regression"}, stdout: []string{"0 significant regressions"}},
+		{name: "markdown", args: []string{base, head, "--format", "markdown"}, golden: "compare.md"},
+		{name: "AgentV's index.jsonl against itself", args: []string{agentv, agentv, "--fail-on-regression"}, stdout: []string{"weighted-evaluators-examples", "experimental-evaluator-disabled", "unchanged", "0 significant regressions"}},
+		{name: "threshold", args: []string{base, head, "-t", "0.95"}, stdout: []string{"0 losses · 3 ties at threshold 0.95"}},
+		{name: "bad format", args: []string{base, head, "--format", "html"}, code: 2, stderr: `--format must be one of table, markdown, json, not "html"`},
+		{name: "bad alpha", args: []string{base, head, "--regression-alpha", "0"}, code: 2, stderr: "--regression-alpha must be between 0 and 1"},
+		{name: "missing file", args: []string{base, filepath.Join(dir, "nope.json")}, code: 2, stderr: "nope.json: no such file"},
+		{name: "empty dir", args: []string{base, t.TempDir()}, code: 2, stderr: "holds neither results.json nor index.jsonl"},
+		{name: "one run", args: []string{base}, code: 2, stderr: "compare needs two runs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +104,9 @@ func TestCompareCommand(t *testing.T) {
 			}
 			if tt.stderr != "" && !strings.Contains(errOut, tt.stderr) {
 				t.Errorf("stderr lacks %q:\n%s", tt.stderr, errOut)
+			}
+			if tt.golden != "" {
+				golden.Check(t, filepath.Join("testdata", "golden", tt.golden), strings.ReplaceAll(out, dir, "DIR"), updating())
 			}
 		})
 	}

@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -139,7 +138,7 @@ func TestContainmentE2E(t *testing.T) {
 	}
 	vars := map[string]string{"FAKE_URL": srv.URL, "AGENT": filepath.Join(root, "agent.sh"), "SCRATCH": scratch}
 	var stdout, stderr bytes.Buffer
-	code := runEnv(context.Background(), []string{"run", "--root", root, "--allow-env", "FAKE_URL,AGENT,SCRATCH", "--workers", "8", "--no-cache", "--out", out, root},
+	code := runEnv(t.Context(), []string{"run", "--root", root, "--allow-env", "FAKE_URL,AGENT,SCRATCH", "--workers", "8", "--no-cache", "--out", out, root},
 		env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return vars[k] }})
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (the daemon test is an error)\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())

@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/potato"
 	"github.com/evalgate/evalgate/internal/result"
-	"github.com/evalgate/evalgate/reports"
 )
 
 func newExportCmd(e env, st *cliState) *cobra.Command {
@@ -110,14 +109,9 @@ func exportPotato(ctx context.Context, e env, o *exportOptions) error {
 
 // readResultsArg reads a results.json named on the command line.
 func readResultsArg(path string) (*result.Run, error) {
-	f, err := os.Open(path)
+	run, err := pipeline.ReadResults(path)
 	if err != nil {
 		return nil, usageErr("read results: %w", err)
-	}
-	defer f.Close()
-	run, err := reports.ReadResults(f)
-	if err != nil {
-		return nil, usageErr("%s: %w", path, err)
 	}
 	return run, nil
 }

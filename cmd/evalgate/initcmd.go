@@ -2,14 +2,13 @@ package main
 
 import (
 	"embed"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/evalgate/evalgate/internal/scaffold"
 )
 
 // initdata holds what `evalgate init` writes. initdata/evals.yml is the README's workflow
@@ -18,11 +17,11 @@ import (
 //go:embed initdata
 var initdata embed.FS
 
-// scaffold maps each file init writes (relative to DIR) to its template in initdata.
-var scaffold = []struct{ path, template string }{
-	{filepath.Join("evals", "hello.eval.yaml"), "initdata/hello.eval.yaml"},
-	{"targets.yaml", "initdata/targets.yaml"},
-	{filepath.Join(".github", "workflows", "evals.yml"), "initdata/evals.yml"},
+// initFiles maps each file init writes (relative to DIR) to its template in initdata.
+var initFiles = []scaffold.File{
+	{Path: filepath.Join("evals", "hello.eval.yaml"), Template: "initdata/hello.eval.yaml"},
+	{Path: "targets.yaml", Template: "initdata/targets.yaml"},
+	{Path: filepath.Join(".github", "workflows", "evals.yml"), Template: "initdata/evals.yml"},
 }
 
 func newInitCmd(e env, st *cliState) *cobra.Command {
@@ -57,35 +56,20 @@ func newInitCmd(e env, st *cliState) *cobra.Command {
 // leaves dir as it was.
 func initSuite(e env, dir string, force bool) error {
 	if !force {
-		var exist []string
-		for _, f := range scaffold {
-			if _, err := os.Lstat(filepath.Join(dir, f.path)); err == nil {
-				exist = append(exist, filepath.Join(dir, f.path))
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("init: %w", err)
-			}
-		}
-		if len(exist) > 0 {
-			return usageErr("init: %s already exist%s (--force overwrites)", strings.Join(exist, ", "), plural(len(exist) == 1, "s", ""))
-		}
-	}
-	for _, f := range scaffold {
-		data, err := initdata.ReadFile(f.template)
+		exist, err := scaffold.Existing(dir, initFiles)
 		if err != nil {
 			return fmt.Errorf("init: %w", err)
 		}
-		path := filepath.Join(dir, f.path)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("init: %w", err)
+		if len(exist) > 0 {
+			verb := "exist"
+			if len(exist) == 1 {
+				verb = "exists"
+			}
+			return usageErr("init: %s already %s (--force overwrites)", strings.Join(exist, ", "), verb)
 		}
-		flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-		if force {
-			flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-		}
-		if err := writeNew(path, flags, data); err != nil {
-			return fmt.Errorf("init: %w", err)
-		}
-		fmt.Fprintf(e.stdout, "wrote %s\n", path)
+	}
+	if err := scaffold.Write(dir, initdata, initFiles, force, func(path string) { fmt.Fprintf(e.stdout, "wrote %s\n", path) }); err != nil {
+		return fmt.Errorf("init: %w", err)
 	}
 	run := "evalgate run"
 	if dir != "." {
@@ -93,26 +77,4 @@ func initSuite(e env, dir string, force bool) error {
 	}
 	fmt.Fprintf(e.stdout, "next: %s (offline, mock agent and judge); then replace the mock targets in targets.yaml with yours\n", run)
 	return nil
-}
-
-// writeNew writes data to path opened with flags (O_EXCL unless overwriting: a file created
-// since the check is not clobbered).
-func writeNew(path string, flags int, data []byte) error {
-	f, err := os.OpenFile(path, flags, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// plural is one when single is true, else many.
-func plural(single bool, one, many string) string {
-	if single {
-		return one
-	}
-	return many
 }

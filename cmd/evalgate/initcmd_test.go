@@ -15,9 +15,9 @@ func TestInitThenRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("init: exit %d: %s", code, errOut)
 	}
-	for _, f := range scaffold {
-		if _, err := os.Stat(filepath.Join(dir, f.path)); err != nil || !strings.Contains(out, "wrote "+filepath.Join(dir, f.path)) {
-			t.Errorf("init did not write %s (%v):\n%s", f.path, err, out)
+	for _, f := range initFiles {
+		if _, err := os.Stat(filepath.Join(dir, f.Path)); err != nil || !strings.Contains(out, "wrote "+filepath.Join(dir, f.Path)) {
+			t.Errorf("init did not write %s (%v):\n%s", f.Path, err, out)
 		}
 	}
 	code, out, errOut = invoke(t, "run", "--root", dir, dir)

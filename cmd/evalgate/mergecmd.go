@@ -75,22 +75,17 @@ func mergeCmd(ctx context.Context, e env, o *mergeOptions) error {
 	if err != nil {
 		return err
 	}
-	replan := func(count int, salt string) (*shard.Plan, error) {
-		sh := &pipeline.Sharding{Spec: shard.Spec{Index: 1, Count: count}, Durations: o.durations, Salt: salt}
-		plan, _, err := sh.Split(suites, l.LoadErrors, o.sel.target != "", o.trials)
-		return plan, err
-	}
 	key := e.getenv(shard.KeyEnv)
 	if err := shard.CheckKey(key); err != nil {
 		return usageErr("%w", err)
 	}
-	m, err := pipeline.Merge(o.dirs, shard.MergeOptions{Replan: replan, Key: key}, o.out)
+	m, err := pipeline.Merge(o.dirs, shard.MergeOptions{Replan: pipeline.Replan(suites, l.LoadErrors, o.durations, o.sel.target != "", o.trials), Key: key}, o.out)
 	if err != nil {
 		return usageErr("merge: %w", err)
 	}
 	fmt.Fprintln(e.stderr, mergeLine(m.Report))
 	scrub := e.scrubber()
-	scrub.Add(credentials(e)...)
+	scrub.Add(pipeline.Credentials(e.environ, e.getenv)...)
 	return o.report(e, root, m.Run, scrub)
 }
 

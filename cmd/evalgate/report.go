@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -15,15 +14,54 @@ import (
 	"github.com/evalgate/evalgate/reports"
 )
 
-// reportFlags are the flags run and merge share: what is printed and written, and what fails
-// the gate.
-type reportFlags struct {
-	failOn, out, format, baseline string
-	regress                       bool
-	alpha                         float64
+// gateFlags are the flags of what fails the gate, which run, merge and report share.
+type gateFlags struct {
+	failOn, baseline string
+	regress          bool
+	alpha            float64
 	// base is the --baseline run once read (loadBaseline): a run reads it before its tests,
 	// for adaptive trials, and reports with the same one.
 	base *result.Run
+}
+
+// check validates the values their types cannot.
+func (f *gateFlags) check() error {
+	switch {
+	case f.regress && f.baseline == "":
+		return usageErr("--fail-on-regression needs --baseline")
+	case !(f.alpha > 0 && f.alpha < 1):
+		return usageErr("--regression-alpha must be between 0 and 1 (exclusive), not %v", f.alpha)
+	}
+	if _, err := gate.ParseFailOn(f.failOn); err != nil {
+		return usageErr("--fail-on: %w", err)
+	}
+	return nil
+}
+
+// policy is the gate policy the flags ask for (checked by check).
+func (f *gateFlags) policy() gate.Policy {
+	failOn, _ := gate.ParseFailOn(f.failOn)
+	return gate.Policy{FailOn: failOn, FailOnRegression: f.regress, RegressionAlpha: f.alpha}
+}
+
+// loadBaseline reads --baseline once ("" = none).
+func (f *gateFlags) loadBaseline() (*result.Run, error) {
+	if f.base != nil || f.baseline == "" {
+		return f.base, nil
+	}
+	base, err := pipeline.ReadResults(f.baseline)
+	if err != nil {
+		return nil, usageErr("--baseline: %w", err)
+	}
+	f.base = base
+	return base, nil
+}
+
+// reportFlags are the flags run and merge share: what is printed and written, and what fails
+// the gate.
+type reportFlags struct {
+	gateFlags
+	out, format string
 }
 
 func (f *reportFlags) register(fs *pflag.FlagSet) {
@@ -37,24 +75,10 @@ func (f *reportFlags) register(fs *pflag.FlagSet) {
 
 // check validates the values their types cannot.
 func (f *reportFlags) check() error {
-	switch {
-	case f.regress && f.baseline == "":
-		return usageErr("--fail-on-regression needs --baseline")
-	case f.format != "table" && f.format != "json":
+	if f.format != "table" && f.format != "json" {
 		return usageErr("--format must be table or json, not %q", f.format)
-	case !(f.alpha > 0 && f.alpha < 1):
-		return usageErr("--regression-alpha must be between 0 and 1 (exclusive), not %v", f.alpha)
 	}
-	if _, err := gate.ParseFailOn(f.failOn); err != nil {
-		return usageErr("--fail-on: %w", err)
-	}
-	return nil
-}
-
-// policy is the gate policy the flags ask for (checked by check).
-func (f *reportFlags) policy() gate.Policy {
-	failOn, _ := gate.ParseFailOn(f.failOn)
-	return gate.Policy{FailOn: failOn, FailOnRegression: f.regress, RegressionAlpha: f.alpha}
+	return f.gateFlags.check()
 }
 
 // report prints the run, writes the report files and returns the gate's verdict: nil when it
@@ -65,12 +89,12 @@ func (f *reportFlags) report(e env, root string, run *result.Run, scrub *redact.
 		return err
 	}
 	c := pipeline.Conclude(run, base, f.policy())
-	decision, rep := c.Decision, c.Report
-	if err := f.print(e, rep, run, decision, scrub); err != nil {
+	decision := c.Decision
+	if err := f.print(e, c.Report, run, decision, scrub); err != nil {
 		return err
 	}
 	if f.out != "" {
-		if err := rep.WriteAll(f.out, filesOptions(decision, root, scrub)); err != nil {
+		if err := c.WriteAll(f.out, root, scrub); err != nil {
 			return fmt.Errorf("write reports to %s: %w", f.out, err)
 		}
 	}
@@ -115,44 +139,4 @@ func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, decisio
 		return fmt.Errorf("print results: %w", err)
 	}
 	return nil
-}
-
-// loadBaseline reads --baseline once.
-func (f *reportFlags) loadBaseline() (*result.Run, error) {
-	if f.base != nil || f.baseline == "" {
-		return f.base, nil
-	}
-	var err error
-	f.base, err = baseline(f.baseline)
-	return f.base, err
-}
-
-// baseline reads a base run's results.json ("" = none).
-func baseline(path string) (*result.Run, error) {
-	if path == "" {
-		return nil, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, usageErr("--baseline: %w", err)
-	}
-	defer f.Close()
-	base, err := reports.ReadResults(f)
-	if err != nil {
-		return nil, usageErr("--baseline %s: %w", path, err)
-	}
-	return base, nil
-}
-
-// filesOptions are the report files' options for the gate's decision d: every file shows d,
-// and paths are made relative to root ("" when there is no checkout, as for evalgate report).
-func filesOptions(d gate.Decision, root string, scrub *redact.Redactor) reports.FilesOptions {
-	return reports.FilesOptions{
-		Comment: reports.CommentOptions{Gate: d},
-		Summary: reports.SummaryOptions{Gate: d},
-		Check:   reports.CheckOptions{Gate: d, RepoRoot: root},
-		JUnit:   reports.JUnitOptions{Gate: d},
-		Root:    root,
-		Scrub:   scrub,
-	}
 }

@@ -12,8 +12,8 @@ import (
 
 // reportCmdOptions are the flags of `evalgate report`.
 type reportCmdOptions struct {
-	reportFlags
-	results string
+	gateFlags
+	out, results string
 }
 
 func newReportCmd(e env, st *cliState) *cobra.Command {
@@ -33,14 +33,13 @@ gate shown is --fail-on's (default fail), against --baseline when one is given.`
 		Args: cobra.ExactArgs(1),
 		RunE: runE(st, func(_ *cobra.Command, args []string) error {
 			o.results = args[0]
-			if err := o.reportFlags.check(); err != nil {
+			if err := o.gateFlags.check(); err != nil {
 				return err
 			}
 			return reportCmd(e, o)
 		}),
 	}
 	fs := cmd.Flags()
-	o.format = "table"
 	fs.StringVar(&o.out, "out", "", "directory to write the reports to (default: the directory of RESULTS.json)")
 	fs.StringVar(&o.baseline, "baseline", "", "results.json of a base run: show per-test and per-criterion deltas")
 	fs.StringVar(&o.failOn, "fail-on", "fail", "the gate the reports show: fail, borderline or never")
@@ -63,7 +62,7 @@ func reportCmd(e env, o *reportCmdOptions) error {
 		out = filepath.Dir(o.results)
 	}
 	c := pipeline.Conclude(run, base, o.policy())
-	if err := c.Report.WriteAll(out, filesOptions(c.Decision, "", e.scrubber())); err != nil {
+	if err := c.WriteAll(out, "", e.scrubber()); err != nil {
 		return fmt.Errorf("write reports to %s: %w", out, err)
 	}
 	fmt.Fprintf(e.stdout, "%s\n", filepath.Join(out, reports.FileHTML))

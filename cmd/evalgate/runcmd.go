@@ -118,7 +118,7 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	// The log (e.scrub scrubs stderr) is scrubbed from the start: a declared variable's value
 	// may sit in a test id that a diagnostic, a progress line or an error names.
 	scrub := e.scrubber()
-	scrub.Add(jobSecrets(e, o.sel.allowEnv)...)
+	scrub.Add(pipeline.JobSecrets(e.environ, e.getenv, o.sel.allowEnv)...)
 	root, l, suites, err := o.load(ctx, e)
 	if err != nil {
 		return err
@@ -132,12 +132,9 @@ func runCmd(ctx context.Context, e env, o *runOptions) error {
 	sh, _ := o.shard.sharding(o.salt())
 	var split *shard.Plan
 	if sh != nil {
-		// Every shard checks the whole selection's configuration, and runs its own part.
-		job.Check = suites
-		if split, job.Suites, err = sh.Split(suites, l.LoadErrors, o.sel.target != "", o.llm.trials); err != nil {
+		if split, err = sh.Part(&job, o.sel.target != "", o.llm.trials); err != nil {
 			return usageErr("%w", err)
 		}
-		job.Shard = sh.Label()
 		fmt.Fprintf(e.stderr, "evalgate: shard %s of the selection (plan %s, balanced by %s)\n", sh.Spec, split.ShortFingerprint(), split.Balance)
 	}
 	// The baseline is read before the run: adaptive trials compare each test with it.
@@ -192,14 +189,9 @@ func (o *runOptions) load(ctx context.Context, e env) (string, *pipeline.Loaded,
 // config is how the flags load, wire and run the selected tests (without the model
 // options, which need the loaded suites' root).
 func (o *runOptions) config(e env, root string, scrub *redact.Redactor) pipeline.Config {
-	th := result.DefaultThresholds
-	if o.threshold > 0 {
-		th.Pass = o.threshold
-	}
-	th.Borderline = min(o.borderline, th.Pass)
 	c := pipeline.Config{Config: resolve.Config{Root: root, Targets: o.sel.targets, Target: o.sel.target, Judge: o.sel.judge, JudgeSamples: o.llm.judgeSamples,
 		Getenv: e.getenv, Env: &suite.EnvPolicy{Allow: o.sel.allowEnv}, Log: e.stderr}, Scrub: scrub, User: e.iso.User,
-		Workers: o.workers, Timeout: o.timeout, Thresholds: th, BudgetUSD: o.llm.budgetUSD, Trials: o.llm.trials, MaxTrials: o.llm.maxTrials,
+		Workers: o.workers, Timeout: o.timeout, Thresholds: pipeline.Thresholds(o.threshold, o.borderline), BudgetUSD: o.llm.budgetUSD, Trials: o.llm.trials, MaxTrials: o.llm.maxTrials,
 		RegressionAlpha: o.alpha, KeepWorkspaces: o.keepWS, DiffDir: o.out}
 	if scrub != nil {
 		c.OnSecrets = func(v []string) { scrub.Add(v...) }
@@ -209,19 +201,11 @@ func (o *runOptions) config(e env, root string, scrub *redact.Redactor) pipeline
 
 // absRoot is the repository root: --root, else the git work tree of the first path.
 func absRoot(ctx context.Context, flag string, paths []string) (string, error) {
-	root := flag
-	if root == "" {
-		first := "."
-		if len(paths) > 0 {
-			first = paths[0]
-		}
-		root = pipeline.RepoRoot(ctx, first)
-	}
-	abs, err := filepath.Abs(root)
+	root, err := pipeline.Root(ctx, flag, paths)
 	if err != nil {
 		return "", usageErr("--root: %w", err)
 	}
-	return abs, nil
+	return root, nil
 }
 
 // printKept says where the kept workspaces are, so a failed agent run can be inspected.

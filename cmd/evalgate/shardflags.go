@@ -58,7 +58,8 @@ func finishShard(ctx context.Context, e env, o *runOptions, root string, run *re
 	// still merge with each other.
 	m.SHA, _ = pipeline.HeadCommit(ctx, root)
 	// The table's gate line is this shard's tests alone under fail_on (a shard has no baseline).
-	if err := o.print(e, reports.NewReport(run, nil), run, o.policy().Decide(run, 0), scrub); err != nil {
+	c := pipeline.Conclude(run, nil, o.policy())
+	if err := o.print(e, c.Report, run, c.Decision, scrub); err != nil {
 		return err
 	}
 	if err := pipeline.WritePartial(o.out, run, m, reports.FilesOptions{Root: root, Scrub: scrub}, e.getenv(shard.KeyEnv)); err != nil {

@@ -58,7 +58,7 @@ func validateCmd(ctx context.Context, e env, sel *selection, strict bool, paths 
 	// What it prints is scrubbed as run's output is.
 	policy := &suite.EnvPolicy{Allow: sel.allowEnv, Warn: true}
 	scrub := e.scrubber()
-	scrub.Add(jobSecrets(e, sel.allowEnv)...)
+	scrub.Add(pipeline.JobSecrets(e.environ, e.getenv, sel.allowEnv)...)
 	out := safetext.Lines(e.stdout, scrub.String)
 	defer out.Flush()
 	e.stdout = out
@@ -69,22 +69,13 @@ func validateCmd(ctx context.Context, e env, sel *selection, strict bool, paths 
 	if err != nil {
 		return usageErr("%w", err)
 	}
-	suites, err := sel.filter.Apply(l.Suites)
-	if err != nil {
-		return err
-	}
 	if cfg.LLM, err = (&llmFlags{noCache: true}).options(ctx, root, e); err != nil {
 		return err
 	}
-	// An eval file with errors still has its targets file checked: fixing the one should not
-	// reveal the other's mistakes only then.
-	checked := suites
-	if !sel.filter.Active() {
-		for _, f := range l.Failed {
-			checked = append(checked, &suite.Suite{Path: f})
-		}
+	diags, warnings, err := pipeline.New(cfg).Validate(l, &sel.filter)
+	if err != nil {
+		return err
 	}
-	diags, warnings := pipeline.New(cfg).Check(checked)
 	for _, d := range diags {
 		fmt.Fprintln(e.stdout, pipeline.DiagLine(d))
 	}

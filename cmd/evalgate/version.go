@@ -1,70 +1,14 @@
 package main
 
-import (
-	"runtime/debug"
-	"strings"
-)
+import "github.com/evalgate/evalgate/internal/buildinfo"
 
 // Build metadata stamped at link time by release builds (.goreleaser.yaml) and by the
 // Dockerfile's VERSION, COMMIT and DATE build args:
 //
 //	-ldflags "-X main.version=1.2.3 -X main.commit=<sha> -X main.date=<RFC 3339>"
 //
-// Left empty, versionString falls back to what the Go toolchain recorded in the binary.
+// Left empty, buildinfo.Version falls back to what the Go toolchain recorded in the binary.
 var version, commit, date string
 
 // versionString is the version evalgate prints for --version and "evalgate version".
-func versionString() string {
-	info, _ := debug.ReadBuildInfo()
-	return formatVersion(version, commit, date, info)
-}
-
-// formatVersion renders "1.2.3 (commit 0123456789ab, built 2026-01-02T03:04:05Z)". Values not
-// stamped come from info: "go install …@v1.2.3" records the module version, a build inside a
-// git checkout its revision, commit time and whether the tree was edited. Nothing known is "dev".
-func formatVersion(version, commit, date string, info *debug.BuildInfo) string {
-	if info != nil {
-		if version == "" && info.Main.Version != "(devel)" {
-			version = info.Main.Version
-		}
-		vcs := map[string]string{}
-		for _, s := range info.Settings {
-			vcs[s.Key] = s.Value
-		}
-		if commit == "" && vcs["vcs.revision"] != "" {
-			commit = shortCommit(vcs["vcs.revision"])
-			if vcs["vcs.modified"] == "true" {
-				commit += "+dirty"
-			}
-		}
-		if date == "" {
-			date = vcs["vcs.time"]
-		}
-	}
-	if version == "" {
-		version = "dev"
-	}
-	// Tags read v1.2.3, goreleaser's .Version 1.2.3: print one form whichever was stamped.
-	if len(version) > 1 && version[0] == 'v' && version[1] >= '0' && version[1] <= '9' {
-		version = version[1:]
-	}
-	var details []string
-	if commit != "" {
-		details = append(details, "commit "+shortCommit(commit))
-	}
-	if date != "" {
-		details = append(details, "built "+date)
-	}
-	if len(details) == 0 {
-		return version
-	}
-	return version + " (" + strings.Join(details, ", ") + ")"
-}
-
-// shortCommit abbreviates a full hash to the 12 characters Go pseudo-versions use.
-func shortCommit(c string) string {
-	if len(c) > 12 && !strings.Contains(c, "+") {
-		return c[:12]
-	}
-	return c
-}
+func versionString() string { return buildinfo.Version(version, commit, date) }

@@ -82,7 +82,7 @@ func TestViewServesTheReportToLocalhostOnly(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(dir, "x")); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
 	var out bytes.Buffer

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -22,7 +21,7 @@ func invokeEnv(t *testing.T, env map[string]string, args ...string) (code int, s
 func invokeGetenv(t *testing.T, getenv func(string) string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(""), &out, &errb, getenv)
+	code = run(t.Context(), args, strings.NewReader(""), &out, &errb, getenv)
 	return code, out.String(), errb.String()
 }
 

@@ -61,7 +61,7 @@ var rules = []rule{
 	{
 		name:      "leaf helpers import no other package of ours",
 		why:       "everyone may use them, so they may use no one (no cycles, no hidden I/O)",
-		from:      []string{"internal/safetext", "internal/redact", "internal/stats", "internal/glob", "internal/jsonl", "internal/calibrate", "internal/backoff", "internal/fsroot", "internal/providers", "internal/textdist", "internal/golden"},
+		from:      []string{"internal/safetext", "internal/redact", "internal/stats", "internal/glob", "internal/jsonl", "internal/calibrate", "internal/backoff", "internal/fsroot", "internal/providers", "internal/textdist", "internal/golden", "internal/view", "internal/scaffold", "internal/buildinfo"},
 		allowOnly: []string{},
 	},
 	{

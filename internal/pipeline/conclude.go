@@ -3,6 +3,7 @@ package pipeline
 import (
 	"github.com/evalgate/evalgate/internal/compare"
 	"github.com/evalgate/evalgate/internal/gate"
+	"github.com/evalgate/evalgate/internal/redact"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/reports"
 )
@@ -29,4 +30,25 @@ func Conclude(run, base *result.Run, policy gate.Policy) *Concluded {
 	}
 	d := policy.DecideRegressions(run, gate.Regressions{Tests: cmp.Regressions(), Pooled: cmp.PooledRegression()})
 	return &Concluded{Run: run, Comparison: cmp, Decision: d, Report: reports.NewReport(run, cmp)}
+}
+
+// WriteAll writes every report file into dir, each showing the one decision; paths are made
+// relative to root ("" when there is no checkout, as for `evalgate report`).
+func (c *Concluded) WriteAll(dir, root string, scrub *redact.Redactor) error {
+	d := c.Decision
+	return c.Report.WriteAll(dir, reports.FilesOptions{
+		Comment: reports.CommentOptions{Gate: d},
+		Summary: reports.SummaryOptions{Gate: d},
+		Check:   reports.CheckOptions{Gate: d, RepoRoot: root},
+		JUnit:   reports.JUnitOptions{Gate: d},
+		Root:    root,
+		Scrub:   scrub,
+	})
+}
+
+// Regressed reports whether c found a significant regression — a test, or the run as a whole
+// in the pooled test — which is what fail_on_regression fails the gate on (evalgate compare's
+// --fail-on-regression exits 1 on it).
+func Regressed(c *compare.Comparison) bool {
+	return c.Regressions() > 0 || c.PooledRegression()
 }

@@ -3,5 +3,6 @@
 // loads eval files, resolves and caches targets and judges, checks the configuration before
 // any model is called, builds the engine's configuration, runs and cleans up. The steps after
 // a run are here too: splitting a selection across an Actions matrix and writing a shard's
-// partial result, merging shards back into one run, and deciding the gate.
+// partial result, merging shards back into one run, reading a finished run back, and deciding
+// the gate.
 package pipeline

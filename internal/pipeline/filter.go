@@ -27,15 +27,15 @@ func (f *Filter) Check() error {
 	return nil
 }
 
-// Active reports whether the filter leaves anything out.
-func (f *Filter) Active() bool {
+// active reports whether the filter leaves anything out.
+func (f *Filter) active() bool {
 	return len(f.TestIDs)+len(f.Tags)+len(f.ExcludeTags) > 0
 }
 
 // Apply keeps the selected tests. Suites are copied, never changed: a suite with no test
 // left is dropped. Selecting nothing is a usage error that says what the filters were.
 func (f *Filter) Apply(suites []*suite.Suite) ([]*suite.Suite, error) {
-	if !f.Active() {
+	if !f.active() {
 		return suites, nil
 	}
 	var out []*suite.Suite

@@ -17,8 +17,8 @@ import (
 type Loaded struct {
 	Files  []string
 	Suites []*suite.Suite
-	// Failed are the files that could not be loaded; LoadErrors their suite results.
-	Failed     []string
+	// failed are the files that could not be loaded; LoadErrors their suite results.
+	failed     []string
 	LoadErrors []*result.SuiteResult
 	// Errors and Warnings count the diagnostics printed.
 	Errors, Warnings int
@@ -62,7 +62,7 @@ func (r *Runner) loadFiles(files []string) *Loaded {
 				errs = append(errs, f+": could not be loaded")
 			}
 			l.LoadErrors = append(l.LoadErrors, &result.SuiteResult{Name: suiteName(f), Path: rel(c.Root, f), Error: strings.Join(errs, "\n")})
-			l.Failed = append(l.Failed, f)
+			l.failed = append(l.failed, f)
 			continue
 		}
 		l.Suites = append(l.Suites, s)
@@ -88,9 +88,22 @@ func rel(root, path string) string {
 	return filepath.ToSlash(path)
 }
 
-// RepoRoot is the git work tree holding path, else the current directory: file:// references
-// may not leave it, and report paths are relative to it.
-func RepoRoot(ctx context.Context, path string) string {
+// Root is the repository root, absolute: root when it is set (--root), else the git work
+// tree holding the first path (default the current directory), else the current directory.
+// file:// references may not leave it, and report paths are relative to it.
+func Root(ctx context.Context, root string, paths []string) (string, error) {
+	if root == "" {
+		first := "."
+		if len(paths) > 0 {
+			first = paths[0]
+		}
+		root = workTree(ctx, first)
+	}
+	return filepath.Abs(root)
+}
+
+// workTree is the git work tree holding path, else the current directory.
+func workTree(ctx context.Context, path string) string {
 	dir := path
 	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
 		dir = filepath.Dir(path)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/rubric"
@@ -143,4 +145,51 @@ func TestSplitDurationsFile(t *testing.T) {
 	if none.Label() != "" {
 		t.Fatal("an unsharded run has a shard label")
 	}
+}
+
+// TestPartChecksTheWholeSelection: a shard runs its part and checks every suite, and the
+// merge's Replan plans what the shard planned.
+func TestPartChecksTheWholeSelection(t *testing.T) {
+	t.Parallel()
+	suites := []*suite.Suite{suiteOf("evals/a.yaml", "a1", "a2", "a3"), suiteOf("evals/b.yaml", "b1")}
+	sh := &Sharding{Spec: shard.Spec{Index: 2, Count: 2}, Salt: "flags"}
+	job := Job{Suites: suites}
+	plan, err := sh.Part(&job, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, mine, err := sh.Split(suites, nil, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(testIDs(mine), testIDs(job.Suites)); d != "" {
+		t.Errorf("the job's suites are not the shard's (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(testIDs(suites), testIDs(job.Check)); d != "" {
+		t.Errorf("the job checks (-want +got):\n%s", d)
+	}
+	if n := len(testIDs(job.Suites)); n == 0 || n == 4 {
+		t.Errorf("shard 2 of 2 runs %d of the 4 tests", n)
+	}
+	if job.Shard != "2/2" {
+		t.Errorf("shard label %q", job.Shard)
+	}
+	again, err := Replan(suites, nil, "", false, 0)(2, "flags")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Fingerprint != plan.Fingerprint {
+		t.Errorf("Replan's plan %s, the shard's %s", again.Fingerprint, plan.Fingerprint)
+	}
+}
+
+// testIDs names the suites' tests, suite by suite.
+func testIDs(suites []*suite.Suite) []string {
+	var ids []string
+	for _, s := range suites {
+		for _, t := range s.Tests {
+			ids = append(ids, s.Path+":"+t.ID)
+		}
+	}
+	return ids
 }

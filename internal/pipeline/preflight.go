@@ -33,7 +33,7 @@ func (ce ConfigErrors) Error() string {
 	return b.String()
 }
 
-// diagLine renders a diagnostic as path:line:col: error: message, or "error: message" when
+// DiagLine renders a diagnostic as path:line:col: error: message, or "error: message" when
 // the mistake is in a flag.
 func DiagLine(d suite.Diagnostic) string {
 	if d.Pos.File == "" {

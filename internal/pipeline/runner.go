@@ -26,8 +26,6 @@ type Config struct {
 	Scrub *redact.Redactor
 	// User is who agents, hooks and graders run as (nil = evalgate's own user).
 	User *proc.User
-	// Now stamps the run for workspace hooks (nil = time.Now).
-	Now func() time.Time
 
 	// How the engine runs the tests (see engine.Config).
 	Workers         int
@@ -41,6 +39,17 @@ type Config struct {
 	// DiffDir is where the diffs of failed tests are kept ("" = nowhere; a relative path is
 	// relative to the working directory).
 	DiffDir string
+}
+
+// Thresholds are the verdict bands --threshold and --borderline ask for: pass 0 keeps the
+// default pass threshold, and the borderline threshold is never above the pass threshold.
+func Thresholds(pass, borderline float64) result.Thresholds {
+	th := result.DefaultThresholds
+	if pass > 0 {
+		th.Pass = pass
+	}
+	th.Borderline = min(borderline, th.Pass)
+	return th
 }
 
 // Job is what one Run runs, and the labels the run records as it is built.
@@ -111,12 +120,30 @@ func (r *Runner) TargetsFiles(suites []*suite.Suite) []string {
 	return out
 }
 
-// Check is the preflight for validate: every configuration problem of the suites as a
+// check is the preflight for validate: every configuration problem of the suites as a
 // diagnostic, and how many warnings it printed. Nothing is run.
-func (r *Runner) Check(suites []*suite.Suite) (ConfigErrors, int) {
+func (r *Runner) check(suites []*suite.Suite) (ConfigErrors, int) {
 	w := newWiring(r.cfg, nil)
 	c := w.checkAll(suites)
 	return c.diags, c.warnings + w.res.Warned()
+}
+
+// Validate is validate's preflight of what Search loaded: the configuration of the suites
+// filter selects and, when it selects everything, the targets file of each eval file that
+// could not be loaded (fixing the one should not reveal the other's mistakes only then). It
+// returns every problem and how many warnings it printed; nothing is run.
+func (r *Runner) Validate(l *Loaded, filter *Filter) (ConfigErrors, int, error) {
+	checked, err := filter.Apply(l.Suites)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !filter.active() {
+		for _, f := range l.failed {
+			checked = append(checked, &suite.Suite{Path: f})
+		}
+	}
+	diags, warnings := r.check(checked)
+	return diags, warnings, nil
 }
 
 // Run checks the configuration of the job's suites (a ConfigErrors names every mistake, and

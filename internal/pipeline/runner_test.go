@@ -36,3 +36,26 @@ func TestPreflightBuildsEachClientOnce(t *testing.T) {
 		t.Error("the run built a second client for the target the preflight built")
 	}
 }
+
+func TestThresholds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name              string
+		pass, borderline  float64
+		wantPass, wantBdl float64
+	}{
+		{"defaults", 0, 0.6, 0.8, 0.6},
+		{"a pass threshold", 0.9, 0.6, 0.9, 0.6},
+		{"borderline capped at pass", 0.5, 0.6, 0.5, 0.5},
+		{"borderline capped at the default pass", 0, 0.95, 0.8, 0.8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := Thresholds(tc.pass, tc.borderline)
+			if got.Pass != tc.wantPass || got.Borderline != tc.wantBdl {
+				t.Errorf("Thresholds(%v, %v) = %+v, want pass %v borderline %v", tc.pass, tc.borderline, got, tc.wantPass, tc.wantBdl)
+			}
+		})
+	}
+}

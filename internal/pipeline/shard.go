@@ -51,6 +51,18 @@ func (s *Sharding) Split(suites []*suite.Suite, loadErrors []*result.SuiteResult
 	return plan, plan.Select(suites, s.Spec.Index), nil
 }
 
+// Part narrows job, a job of the whole selection, to this shard's part (Split) and returns the
+// plan. Every shard still checks the whole selection's configuration, so a mistake fails every
+// shard alike, where it is written, rather than only the one whose tests meet it.
+func (s *Sharding) Part(job *Job, singleTarget bool, trials int) (*shard.Plan, error) {
+	plan, mine, err := s.Split(job.Suites, job.LoadErrors, singleTarget, trials)
+	if err != nil {
+		return nil, err
+	}
+	job.Check, job.Suites, job.Shard = job.Suites, mine, s.Label()
+	return plan, nil
+}
+
 // ClearPartial removes an earlier shard's manifest and results from dir before this shard
 // runs: a shard that then fails writes nothing, and the merge must count it missing rather
 // than take the earlier run's results for this one's.
@@ -78,4 +90,15 @@ func WritePartial(dir string, run *result.Run, m shard.Manifest, opts reports.Fi
 		return fmt.Errorf("write shard %s manifest: %w", m.Shard, err)
 	}
 	return nil
+}
+
+// Replan is the shard.MergeOptions.Replan of a merge: it plans the split again from the
+// suites the shards ran, as each shard planned it (Split), so a shard whose artifact says
+// otherwise is refused whatever its job wrote.
+func Replan(suites []*suite.Suite, loadErrors []*result.SuiteResult, durations string, singleTarget bool, trials int) func(count int, salt string) (*shard.Plan, error) {
+	return func(count int, salt string) (*shard.Plan, error) {
+		sh := &Sharding{Spec: shard.Spec{Index: 1, Count: count}, Durations: durations, Salt: salt}
+		plan, _, err := sh.Split(suites, loadErrors, singleTarget, trials)
+		return plan, err
+	}
 }

@@ -32,11 +32,8 @@ type wiring struct {
 }
 
 // runID names a run for workspace hooks, as AgentV's eval_run_id: a UTC timestamp.
-func runID(now func() time.Time) string {
-	if now == nil {
-		now = time.Now
-	}
-	return now().UTC().Format("20060102T150405.000Z")
+func runID(now time.Time) string {
+	return now.UTC().Format("20060102T150405.000Z")
 }
 
 // newWiring is the wiring of one run; with fork, the reply cache is off, vendor keys go only
@@ -48,7 +45,7 @@ func newWiring(c Config, fork *Fork) *wiring {
 		rc.LLM.AllowHost = fork.AllowHost
 		rc.CheckTargets = fork.CheckTargets
 	}
-	return &wiring{Config: c, runID: runID(c.Now), res: resolve.NewResolver(rc), managers: map[wsKey]*workspace.Manager{}}
+	return &wiring{Config: c, runID: runID(time.Now()), res: resolve.NewResolver(rc), managers: map[wsKey]*workspace.Manager{}}
 }
 
 // grader builds one grader of a test, with judges resolved by precedence

@@ -13,24 +13,24 @@ import (
 	"github.com/evalgate/evalgate/internal/jsonl"
 )
 
-// Annotation is one submitted rubric of Potato's rubric_eval output:
+// annotation is one submitted rubric of Potato's rubric_eval output:
 //
 //	{"trace_id": "…", "annotator": "…", "rubric": {"criteria_ratings": {"correctness": 4, …},
 //	 "overall": 4, "weighted_score": 3.56, "notes": "…"}}
 //
 // A project with several schemes may nest each under its scheme name instead of "rubric";
 // every object holding criteria_ratings is read.
-type Annotation struct {
+type annotation struct {
 	TraceID   string
 	Annotator string
 	// Schemes are the rubric objects by key ("rubric", or a scheme name), in key order.
-	Schemes []*Rubric
+	Schemes []*rubric
 	// Line is the annotation's line in its file (its index + 1 in a JSON array).
 	Line int
 }
 
-// Rubric is one scheme's ratings in an annotation.
-type Rubric struct {
+// rubric is one scheme's ratings in an annotation.
+type rubric struct {
 	Key     string
 	Ratings map[string]float64
 	// Overall and Weighted are nil when absent.
@@ -47,8 +47,8 @@ type Rubric struct {
 // own state files) are skipped; a rubric row without trace_id or annotator is an error naming
 // the line. Rubric objects are found at the top level of a row or one level down (under
 // label_annotations, say); the ids fall back to instance_id/id and user_id.
-func readAnnotations(data []byte, path string) ([]*Annotation, error) {
-	var out []*Annotation
+func readAnnotations(data []byte, path string) ([]*annotation, error) {
+	var out []*annotation
 	add := func(line int, row *map[string]json.RawMessage) error {
 		a, err := parseAnnotation(*row)
 		if err != nil || a == nil {
@@ -84,8 +84,8 @@ func readAnnotations(data []byte, path string) ([]*Annotation, error) {
 }
 
 // parseAnnotation reads one row; nil when it holds no rubric.
-func parseAnnotation(row map[string]json.RawMessage) (*Annotation, error) {
-	a := &Annotation{}
+func parseAnnotation(row map[string]json.RawMessage) (*annotation, error) {
+	a := &annotation{}
 	var err error
 	if a.Schemes, err = rubrics(row, 2); err != nil || len(a.Schemes) == 0 {
 		return nil, err
@@ -102,13 +102,13 @@ func parseAnnotation(row map[string]json.RawMessage) (*Annotation, error) {
 }
 
 // rubrics finds the objects holding criteria_ratings in row, depth levels deep, in key order.
-func rubrics(row map[string]json.RawMessage, depth int) ([]*Rubric, error) {
+func rubrics(row map[string]json.RawMessage, depth int) ([]*rubric, error) {
 	keys := make([]string, 0, len(row))
 	for k := range row {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var out []*Rubric
+	var out []*rubric
 	for _, k := range keys {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(row[k], &obj) != nil {
@@ -148,8 +148,8 @@ func firstString(row map[string]json.RawMessage, keys ...string) string {
 	return ""
 }
 
-func parseRubric(key string, obj map[string]json.RawMessage) (*Rubric, error) {
-	r := &Rubric{Key: key, Ratings: map[string]float64{}}
+func parseRubric(key string, obj map[string]json.RawMessage) (*rubric, error) {
+	r := &rubric{Key: key, Ratings: map[string]float64{}}
 	var ratings map[string]json.RawMessage
 	if err := json.Unmarshal(obj["criteria_ratings"], &ratings); err != nil {
 		return nil, fmt.Errorf("%s.criteria_ratings: want an object of ratings: %w", key, err)

@@ -121,7 +121,7 @@ type SchemeMap struct {
 	// Min and Max are the judge's scale; Potato's position p is the value Min+p-1.
 	Min int `json:"min"`
 	Max int `json:"max"`
-	// Criteria maps Potato's criterion name to the name calibrate and Pair use.
+	// Criteria maps Potato's criterion name to the name calibrate and pair use.
 	Criteria map[string]string `json:"criteria"`
 	// Overall is the name of Potato's "overall" row (show_overall), empty when not shown.
 	Overall string `json:"overall,omitempty"`

@@ -6,10 +6,10 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// Pair lines up the humans' annotations with the judge's ratings in run, under the names the
+// pair lines up the humans' annotations with the judge's ratings in run, under the names the
 // export gave each criterion, as input for calibrate.Compute. Ratings of traces the run does
 // not hold are kept (calibrate reports them as unmatched).
-func Pair(run *result.Run, anns []*Annotation) calibrate.Input {
+func pair(run *result.Run, anns []*annotation) calibrate.Input {
 	in := calibrate.Input{Scales: map[string]calibrate.Scale{}}
 	byID := map[string]*trace{}
 	seen := map[string]bool{}

@@ -10,35 +10,35 @@ import (
 	"github.com/evalgate/evalgate/internal/calibrate"
 )
 
-// MaxAnnotationBytes bounds one annotation file.
-const MaxAnnotationBytes = 256 << 20
+// maxAnnotationBytes bounds one annotation file.
+const maxAnnotationBytes = 256 << 20
 
-// ReadPaths reads the annotation files paths name (a directory stands for the *.jsonl and
+// readPaths reads the annotation files paths name (a directory stands for the *.jsonl and
 // *.json files below it), each with the map that labels it, and drops ratings read twice.
 // read hears each file's source and the map's path ("" = none) as it is read. It returns the
 // ratings, each file's source and the files read.
-func ReadPaths(paths []string, read func(src *calibrate.Source, mapPath string)) ([]*Annotation, []*calibrate.Source, []string, error) {
+func readPaths(paths []string, read func(src *calibrate.Source, mapPath string)) ([]*annotation, []*calibrate.Source, []string, error) {
 	files, err := annotationFiles(paths)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var anns []*Annotation
+	var anns []*annotation
 	var sources []*calibrate.Source
-	seen := NewSeen()
+	seen := newSeen()
 	for _, f := range files {
 		data, err := readBounded(f)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("read annotations: %w", err)
 		}
-		m, mapPath, err := FindMap(f)
+		m, mapPath, err := findMap(f)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("read annotations: %w", err)
 		}
-		a, src, err := ReadFile(data, f, m)
+		a, src, err := readFile(data, f, m)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("read annotations: %w", err)
 		}
-		anns = append(anns, Dedupe(a, seen, src)...)
+		anns = append(anns, dedupe(a, seen, src)...)
 		sources = append(sources, src)
 		if read != nil {
 			read(src, mapPath)
@@ -82,14 +82,14 @@ func annotationFiles(paths []string) ([]string, error) {
 	return out, nil
 }
 
-// readBounded reads a file of at most MaxAnnotationBytes.
+// readBounded reads a file of at most maxAnnotationBytes.
 func readBounded(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	if info.Size() > MaxAnnotationBytes {
-		return nil, fmt.Errorf("%s is larger than %d MiB", path, MaxAnnotationBytes>>20)
+	if info.Size() > maxAnnotationBytes {
+		return nil, fmt.Errorf("%s is larger than %d MiB", path, maxAnnotationBytes>>20)
 	}
 	return os.ReadFile(path)
 }

@@ -295,7 +295,7 @@ func TestPair(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Pair(fixture(t), anns)
+	in := pair(fixture(t), anns)
 	judge := map[string]float64{}
 	for _, r := range in.Judge {
 		judge[r.Item+" "+r.Criterion] = r.Value

@@ -22,12 +22,12 @@ const (
 	formatRows      = "rubric rows (trace_id, annotator, criteria_ratings)"
 )
 
-// ReadFile reads one annotation file in whichever format it holds: a user_state.json Potato
+// readFile reads one annotation file in whichever format it holds: a user_state.json Potato
 // saved, the records of Potato's export (python -m potato.export --format jsonl), or the
 // tutorial's rubric rows. m maps Potato's scheme and criterion names and stored positions back
 // to the suite's criteria; without it Potato's ratings are skipped (a stored "2" is a column,
 // not a score). The Source says what was read and what was skipped and why.
-func ReadFile(data []byte, path string, m *Map) ([]*Annotation, *calibrate.Source, error) {
+func readFile(data []byte, path string, m *Map) ([]*annotation, *calibrate.Source, error) {
 	src := &calibrate.Source{Path: path}
 	t := bytes.TrimSpace(data)
 	var one map[string]json.RawMessage
@@ -41,7 +41,7 @@ func ReadFile(data []byte, path string, m *Map) ([]*Annotation, *calibrate.Sourc
 			return anns, src, nil
 		}
 	}
-	var out []*Annotation
+	var out []*annotation
 	add := func(line int, row *map[string]json.RawMessage) error {
 		a, err := readRow(*row, m, src)
 		if err != nil || a == nil {
@@ -76,14 +76,14 @@ func ReadFile(data []byte, path string, m *Map) ([]*Annotation, *calibrate.Sourc
 
 // readRow reads one row of Potato's export or of the tutorial's format; nil when it holds no
 // rubric ratings.
-func readRow(row map[string]json.RawMessage, m *Map, src *calibrate.Source) (*Annotation, error) {
+func readRow(row map[string]json.RawMessage, m *Map, src *calibrate.Source) (*annotation, error) {
 	if _, ok := row["labels"]; ok && row["instance_id"] != nil {
 		src.Format = FormatExport
 		var labels map[string]map[string]json.RawMessage
 		if err := json.Unmarshal(row["labels"], &labels); err != nil {
 			return nil, fmt.Errorf("labels: want an object of schemes: %w", err)
 		}
-		a := &Annotation{TraceID: firstString(row, "instance_id"), Annotator: firstString(row, "user_id")}
+		a := &annotation{TraceID: firstString(row, "instance_id"), Annotator: firstString(row, "user_id")}
 		if a.Annotator == "" {
 			return nil, fmt.Errorf("annotation of %q has no \"user_id\"", a.TraceID)
 		}
@@ -121,7 +121,7 @@ func readRow(row map[string]json.RawMessage, m *Map, src *calibrate.Source) (*An
 
 // readUserState reads the labels of one user_state.json: per instance, a list of
 // [{"schema": …, "name": …}, value] pairs (the dict form older servers wrote is read too).
-func readUserState(state map[string]json.RawMessage, raw json.RawMessage, m *Map, src *calibrate.Source) ([]*Annotation, error) {
+func readUserState(state map[string]json.RawMessage, raw json.RawMessage, m *Map, src *calibrate.Source) ([]*annotation, error) {
 	user := firstString(state, "user_id")
 	if user == "" {
 		return nil, errors.New(`user state has no "user_id"`)
@@ -135,7 +135,7 @@ func readUserState(state map[string]json.RawMessage, raw json.RawMessage, m *Map
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	var out []*Annotation
+	var out []*annotation
 	for _, id := range ids {
 		labels := map[string]map[string]json.RawMessage{}
 		var pairs [][2]json.RawMessage
@@ -155,7 +155,7 @@ func readUserState(state map[string]json.RawMessage, raw json.RawMessage, m *Map
 			return nil, fmt.Errorf("instance_id_to_label_to_value[%q]: want [[label, value], …]: %w", id, err)
 		}
 		if ss := fromPotato(labels, m, src); len(ss) > 0 {
-			out = append(out, &Annotation{TraceID: id, Annotator: user, Schemes: ss})
+			out = append(out, &annotation{TraceID: id, Annotator: user, Schemes: ss})
 		}
 	}
 	return out, nil
@@ -163,13 +163,13 @@ func readUserState(state map[string]json.RawMessage, raw json.RawMessage, m *Map
 
 // fromPotato maps one instance's stored labels, scheme → criterion → position, back to the
 // judge's criteria and scale by the export's map, counting what it read and skipped.
-func fromPotato(labels map[string]map[string]json.RawMessage, m *Map, src *calibrate.Source) []*Rubric {
+func fromPotato(labels map[string]map[string]json.RawMessage, m *Map, src *calibrate.Source) []*rubric {
 	schemes := make([]string, 0, len(labels))
 	for s := range labels {
 		schemes = append(schemes, s)
 	}
 	sort.Strings(schemes)
-	var out []*Rubric
+	var out []*rubric
 	for _, s := range schemes {
 		vals := labels[s]
 		if m == nil {
@@ -181,7 +181,7 @@ func fromPotato(labels map[string]map[string]json.RawMessage, m *Map, src *calib
 			src.Skip(fmt.Sprintf("scheme %q is not one the export wrote", s), len(vals))
 			continue
 		}
-		r := &Rubric{Key: sm.Grader, Ratings: map[string]float64{}, Scales: map[string]calibrate.Scale{}}
+		r := &rubric{Key: sm.Grader, Ratings: map[string]float64{}, Scales: map[string]calibrate.Scale{}}
 		names := make([]string, 0, len(vals))
 		for n := range vals {
 			names = append(names, n)
@@ -238,10 +238,10 @@ func position(raw json.RawMessage) (int, bool) {
 	return n, json.Unmarshal(raw, &n) == nil
 }
 
-// FindMap finds the export's map for an annotation file: evalgate.json in the file's directory
+// findMap finds the export's map for an annotation file: evalgate.json in the file's directory
 // or the nearest one above it (a project's annotation_output/<user>/user_state.json is two
 // levels below it). It returns nil and no error when there is none.
-func FindMap(path string) (*Map, string, error) {
+func findMap(path string) (*Map, string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("find %s: %w", MapFile, err)
@@ -268,13 +268,13 @@ func FindMap(path string) (*Map, string, error) {
 // ratingKey names one rating: who rated which item on which criterion.
 type ratingKey struct{ item, rater, scheme, criterion string }
 
-// Dedupe drops ratings already in seen (a user_state.json and Potato's export of it hold the
+// dedupe drops ratings already in seen (a user_state.json and Potato's export of it hold the
 // same ratings, and a directory holds both), adds the rest to seen and tells src.
-func Dedupe(anns []*Annotation, seen map[ratingKey]bool, src *calibrate.Source) []*Annotation {
-	var out []*Annotation
+func dedupe(anns []*annotation, seen map[ratingKey]bool, src *calibrate.Source) []*annotation {
+	var out []*annotation
 	dropped := 0
 	for _, a := range anns {
-		var keep []*Rubric
+		var keep []*rubric
 		for _, r := range a.Schemes {
 			for c := range r.Ratings {
 				k := ratingKey{a.TraceID, a.Annotator, r.Key, c}
@@ -317,5 +317,5 @@ func Dedupe(anns []*Annotation, seen map[ratingKey]bool, src *calibrate.Source) 
 	return out
 }
 
-// NewSeen is an empty set of ratings for Dedupe.
-func NewSeen() map[ratingKey]bool { return map[ratingKey]bool{} }
+// newSeen is an empty set of ratings for dedupe.
+func newSeen() map[ratingKey]bool { return map[ratingKey]bool{} }

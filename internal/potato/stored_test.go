@@ -33,11 +33,11 @@ func TestReadPotatoFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, mp, err := FindMap(path)
+			m, mp, err := findMap(path)
 			if err != nil || m == nil || mp != mustAbs(t, filepath.Join(project, MapFile)) {
 				t.Fatalf("map %v at %q: %v", m, mp, err)
 			}
-			anns, src, err := ReadFile(data, path, m)
+			anns, src, err := readFile(data, path, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +78,7 @@ func TestReadPotatoSkips(t *testing.T) {
 		[{"schema": "q", "name": "e"}, "3"], [{"schema": "q", "name": "c2"}, "9"],
 		[{"schema": "r", "name": "x"}, "11"], [{"schema": "r", "name": "x2"}, "12"],
 		[{"schema": "sentiment", "name": "positive"}, "true"]]}}`
-	anns, src, err := ReadFile([]byte(state), "user_state.json", m)
+	anns, src, err := readFile([]byte(state), "user_state.json", m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +105,11 @@ func TestReadPotatoSkips(t *testing.T) {
 	if q.Ratings["c"] != 5 || q.Ratings["d"] != 1 || *q.Overall != 4 || q.OverallName != "q.overall" || *q.Weighted != 4 || q.WeightedName != "q.weighted_score" || r.Ratings["x"] != 10 {
 		t.Errorf("q %+v r %+v", q, r)
 	}
-	if _, src, _ := ReadFile([]byte(strings.Replace(state, `"11"`, `"12"`, 1)), "f", m); src.Ratings != 3 || !skipped(src, `value "12" of r:x is not a column 1–11`) {
+	if _, src, _ := readFile([]byte(strings.Replace(state, `"11"`, `"12"`, 1)), "f", m); src.Ratings != 3 || !skipped(src, `value "12" of r:x is not a column 1–11`) {
 		t.Errorf("out-of-range column: %+v", src)
 	}
 	// Without the export's map nothing of Potato's is read: a column is not a score.
-	if anns, src, _ := ReadFile([]byte(state), "f", nil); len(anns) != 0 || src.Ratings != 0 || src.Skipped[0].Count != 8 ||
+	if anns, src, _ := readFile([]byte(state), "f", nil); len(anns) != 0 || src.Ratings != 0 || src.Skipped[0].Count != 8 ||
 		!strings.Contains(src.Skipped[0].Reason, "no evalgate.json") {
 		t.Errorf("without a map: %d annotations, %+v", len(anns), src)
 	}
@@ -117,18 +117,18 @@ func TestReadPotatoSkips(t *testing.T) {
 	rows := `{"instance_id": "s/t", "user_id": "v", "labels": {"q": {"c": "2"}}, "spans": {}}
 {"trace_id": "s/t", "annotator": "w", "rubric": {"criteria_ratings": {"c": 3}, "overall": 2}}
 {"trace_id": "s/t", "task": "x", "turns": []}`
-	anns, src, err = ReadFile([]byte(rows), "rows.jsonl", m)
+	anns, src, err = readFile([]byte(rows), "rows.jsonl", m)
 	if err != nil || len(anns) != 2 || src.Ratings != 3 || len(src.Skipped) != 1 || anns[0].Schemes[0].Ratings["c"] != 2 {
 		t.Errorf("mixed rows: %v, %d annotations, %+v %v", err, len(anns), src, src.Skipped)
 	}
-	seen := NewSeen()
-	again, _, _ := ReadFile([]byte(state), "a", m)
+	seen := newSeen()
+	again, _, _ := readFile([]byte(state), "a", m)
 	src2 := &calibrate.Source{Ratings: 4}
-	if first := Dedupe(again, seen, src2); len(first) != 1 || src2.Ratings != 4 {
+	if first := dedupe(again, seen, src2); len(first) != 1 || src2.Ratings != 4 {
 		t.Errorf("first read dropped ratings: %+v", src2)
 	}
-	again, _, _ = ReadFile([]byte(state), "b", m)
-	if second := Dedupe(again, seen, src2); len(second) != 0 || src2.Ratings != 0 || src2.Skipped[0].Count != 4 {
+	again, _, _ = readFile([]byte(state), "b", m)
+	if second := dedupe(again, seen, src2); len(second) != 0 || src2.Ratings != 0 || src2.Skipped[0].Count != 4 {
 		t.Errorf("second read of the same ratings: %d kept, %+v", len(second), src2)
 	}
 }
@@ -147,12 +147,12 @@ func skipped(src *calibrate.Source, reason string) bool {
 func TestDedupeWeightedOnce(t *testing.T) {
 	t.Parallel()
 	w := func(v float64) *float64 { return &v }
-	older := []*Annotation{{TraceID: "s/t", Annotator: "u", Schemes: []*Rubric{{Key: "q", Ratings: map[string]float64{"c": 5}, Weighted: w(5)}}}}
-	newer := []*Annotation{{TraceID: "s/t", Annotator: "u", Schemes: []*Rubric{{Key: "q", Ratings: map[string]float64{"c": 5, "d": 1}, Weighted: w(4)}}}}
-	seen := NewSeen()
+	older := []*annotation{{TraceID: "s/t", Annotator: "u", Schemes: []*rubric{{Key: "q", Ratings: map[string]float64{"c": 5}, Weighted: w(5)}}}}
+	newer := []*annotation{{TraceID: "s/t", Annotator: "u", Schemes: []*rubric{{Key: "q", Ratings: map[string]float64{"c": 5, "d": 1}, Weighted: w(4)}}}}
+	seen := newSeen()
 	src := &calibrate.Source{Ratings: 3}
-	first := Dedupe(older, seen, src)
-	second := Dedupe(newer, seen, src)
+	first := dedupe(older, seen, src)
+	second := dedupe(newer, seen, src)
 	weighted := 0
 	for _, a := range append(first, second...) {
 		for _, r := range a.Schemes {

@@ -5,9 +5,9 @@ import (
 	"io"
 )
 
-// IsolationEnv turns the isolation user off. It is the workflow's (or the shell's) to set,
+// isolationEnv turns the isolation user off. It is the workflow's (or the shell's) to set,
 // never repository content's: eval and targets files cannot reach evalgate's environment.
-const IsolationEnv = "EVALGATE_ISOLATION"
+const isolationEnv = "EVALGATE_ISOLATION"
 
 // Isolation is who user commands run as, decided once (in main) for the whole process.
 type Isolation struct {
@@ -22,13 +22,13 @@ type Isolation struct {
 // commands run as AgentUID unless EVALGATE_ISOLATION=off; otherwise evalgate cannot
 // switch users and says so.
 func DecideIsolation(euid int, getenv func(string) string) (Isolation, error) {
-	switch v := getenv(IsolationEnv); {
+	switch v := getenv(isolationEnv); {
 	case v != "" && v != "off" && v != "on":
-		return Isolation{}, fmt.Errorf("%s must be on or off, not %q", IsolationEnv, v)
+		return Isolation{}, fmt.Errorf("%s must be on or off, not %q", isolationEnv, v)
 	case euid != 0:
 		return Isolation{Note: "evalgate: isolation is reduced: not running as root, agents, hooks and graders run as your own user and can write what you can and signal evalgate; they still get none of its secrets (see docs/security.md#the-isolation-user)"}, nil
 	case v == "off":
-		return Isolation{Note: "evalgate: isolation is reduced: " + IsolationEnv + "=off, agents, hooks and graders run as root, with write access to the checkout, the cache and the reports"}, nil
+		return Isolation{Note: "evalgate: isolation is reduced: " + isolationEnv + "=off, agents, hooks and graders run as root, with write access to the checkout, the cache and the reports"}, nil
 	}
 	u, err := NewUser("", AgentUID, AgentGID)
 	if err != nil {

@@ -28,7 +28,7 @@ func TestDecideIsolation(t *testing.T) {
 				t.Skip("making the isolation user needs root")
 			}
 			iso, err := DecideIsolation(tt.euid, func(k string) string {
-				if k == IsolationEnv {
+				if k == isolationEnv {
 					return tt.value
 				}
 				return ""

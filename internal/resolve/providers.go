@@ -20,14 +20,14 @@ import (
 // vendor added there runs and grades with no change here. evalgate's own targets (mock,
 // replay, cli) are built below; every other provider in the table loads but does not run.
 
-// CanGrade reports whether a provider can be a judge: it answers prompts with text, so a
+// canGrade reports whether a provider can be a judge: it answers prompts with text, so a
 // target of it can be its own judge.
-func CanGrade(name string) bool {
+func canGrade(name string) bool {
 	return name == "mock" || provider.Supported(name)
 }
 
-// NewTarget builds a target for an entry; opts are the run's shared model-client options.
-func NewTarget(cfg *suite.TargetConfig, opts provider.Options) (target.Target, error) {
+// newTarget builds a target for an entry; opts are the run's shared model-client options.
+func newTarget(cfg *suite.TargetConfig, opts provider.Options) (target.Target, error) {
 	if provider.Supported(cfg.Provider) {
 		// A target's reply is only worth replaying when asking again would give the same
 		// answer: temperature 0, set explicitly.
@@ -49,8 +49,8 @@ func NewTarget(cfg *suite.TargetConfig, opts provider.Options) (target.Target, e
 	return nil, fmt.Errorf("target %s: provider %q is not supported as a target", cfg.Name, cfg.Provider)
 }
 
-// NewJudge builds the judge for an entry, asking it samples times per grader (0 = once).
-func NewJudge(cfg *suite.TargetConfig, opts provider.Options, samples int) (*judge.Judge, error) {
+// newJudge builds the judge for an entry, asking it samples times per grader (0 = once).
+func newJudge(cfg *suite.TargetConfig, opts provider.Options, samples int) (*judge.Judge, error) {
 	if provider.Supported(cfg.Provider) {
 		c, err := provider.New(cfg, opts)
 		if err != nil {

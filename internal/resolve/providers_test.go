@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -39,21 +38,21 @@ func TestEveryProviderIsOneRow(t *testing.T) {
 				}
 			}
 			cfg := loadEntry(t, p.Name, settings)
-			if got, want := CanGrade(p.Name), runs || p.Name == "mock"; got != want {
-				t.Errorf("CanGrade = %v, want %v", got, want)
+			if got, want := canGrade(p.Name), runs || p.Name == "mock"; got != want {
+				t.Errorf("canGrade = %v, want %v", got, want)
 			}
 			if p.Vendor != nil && p.Vendor.Wire != "" && !provider.Supported(p.Name) {
 				t.Fatalf("wire %q has no client in internal/llm/provider", p.Vendor.Wire)
 			}
 			if !runs {
 				if p.Vendor != nil {
-					if _, err := NewTarget(cfg, provider.Options{}); err == nil || !strings.Contains(err.Error(), "is not supported as a target") {
-						t.Errorf("NewTarget: %v, want it refused", err)
+					if _, err := newTarget(cfg, provider.Options{}); err == nil || !strings.Contains(err.Error(), "is not supported as a target") {
+						t.Errorf("newTarget: %v, want it refused", err)
 					}
 				}
 				if p.Name != "mock" {
-					if _, err := NewJudge(cfg, provider.Options{}, 0); err == nil || !strings.Contains(err.Error(), "cannot grade") {
-						t.Errorf("NewJudge: %v, want it refused", err)
+					if _, err := newJudge(cfg, provider.Options{}, 0); err == nil || !strings.Contains(err.Error(), "cannot grade") {
+						t.Errorf("newJudge: %v, want it refused", err)
 					}
 				}
 				return
@@ -74,11 +73,11 @@ func checkVendor(t *testing.T, p providers.Provider, cfg *suite.TargetConfig, sr
 		}
 		return ""
 	}}
-	j, err := NewJudge(cfg, opts, 0)
+	j, err := newJudge(cfg, opts, 0)
 	if err != nil {
-		t.Fatalf("NewJudge: %v", err)
+		t.Fatalf("newJudge: %v", err)
 	}
-	resp, err := j.Client.Complete(context.Background(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "hi"}}})
+	resp, err := j.Client.Complete(t.Context(), &llm.Request{Messages: []llm.Message{{Role: "user", Content: "hi"}}})
 	if err != nil || resp.Text != "ok" {
 		t.Fatalf("judge call: %+v, %v", resp, err)
 	}
@@ -93,8 +92,8 @@ func checkVendor(t *testing.T, p providers.Provider, cfg *suite.TargetConfig, sr
 	if calls[0].API != wantAPI || calls[0].Model != "m-"+p.Name || !sentKey(calls[0], key) {
 		t.Errorf("the fake vendor saw %+v; want a %s call for model m-%s with key %s", calls[0], wantAPI, p.Name, key)
 	}
-	if tg, err := NewTarget(cfg, opts); err != nil || tg == nil {
-		t.Errorf("NewTarget: %v, %v", tg, err)
+	if tg, err := newTarget(cfg, opts); err != nil || tg == nil {
+		t.Errorf("newTarget: %v, %v", tg, err)
 	}
 	bare := &suite.TargetConfig{Name: "t", Provider: p.Name, Settings: map[string]any{"model": "m"}}
 	if _, err := provider.Resolve(bare, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), p.Vendor.KeyVar) {

@@ -7,8 +7,8 @@ package resolve
 
 import "github.com/evalgate/evalgate/internal/suite"
 
-// DefaultTarget is the Ref.What of the target a suite falls back to when nothing names one.
-const DefaultTarget = "the default target"
+// defaultTarget is the Ref.What of the target a suite falls back to when nothing names one.
+const defaultTarget = "the default target"
 
 // Ref is a target name and where it was written: a flag, the eval file or targets.yaml.
 type Ref struct {
@@ -21,9 +21,9 @@ type Ref struct {
 	Alias string
 }
 
-// Target applies the precedence --target (flag) > the test's execution.targets entry > the
+// targetRef applies the precedence --target (flag) > the test's execution.targets entry > the
 // test's execution.target > the suite's execution.target > "default".
-func Target(flag string, s *suite.Suite, t *suite.Test) Ref {
+func targetRef(flag string, s *suite.Suite, t *suite.Test) Ref {
 	switch {
 	case flag != "":
 		return Ref{Name: flag, What: "--target"}
@@ -39,13 +39,13 @@ func Target(flag string, s *suite.Suite, t *suite.Test) Ref {
 		}
 		return Ref{Name: s.Target, What: "execution.target", Pos: pos}
 	}
-	return Ref{Name: "default", What: DefaultTarget, Pos: suite.Pos{File: s.Path}}
+	return Ref{Name: "default", What: defaultTarget, Pos: suite.Pos{File: s.Path}}
 }
 
-// JudgeOverride applies the first two steps of the judge precedence: --judge (flag), then
+// judgeOverride applies the first two steps of the judge precedence: --judge (flag), then
 // the grader's own target: (override, written at graderPos). ok is false when neither is
-// set, and the judge follows from the test's target (JudgeOfTarget).
-func JudgeOverride(flag, override string, graderPos suite.Pos) (r Ref, ok bool) {
+// set, and the judge follows from the test's target (judgeOfTarget).
+func judgeOverride(flag, override string, graderPos suite.Pos) (r Ref, ok bool) {
 	switch {
 	case flag != "":
 		return Ref{Name: flag, What: "--judge"}, true
@@ -55,14 +55,14 @@ func JudgeOverride(flag, override string, graderPos suite.Pos) (r Ref, ok bool) 
 	return Ref{}, false
 }
 
-// JudgeOfTarget applies the rest of the judge precedence: the target's grader_target, else
+// judgeOfTarget applies the rest of the judge precedence: the target's grader_target, else
 // the target itself when its provider can grade. pos is where the target is defined, as the
 // reader sees it. ok is false when the target has no judge.
-func JudgeOfTarget(tcfg *suite.TargetConfig, pos suite.Pos) (r Ref, ok bool) {
+func judgeOfTarget(tcfg *suite.TargetConfig, pos suite.Pos) (r Ref, ok bool) {
 	switch {
 	case tcfg.GraderTarget != "":
 		return Ref{Name: tcfg.GraderTarget, What: "target " + tcfg.Name + ": grader_target", Pos: pos}, true
-	case CanGrade(tcfg.Provider):
+	case canGrade(tcfg.Provider):
 		return Ref{Name: tcfg.Name, What: "target", Pos: pos}, true
 	}
 	return Ref{}, false

@@ -43,17 +43,17 @@ func TestTarget(t *testing.T) {
 		{"suite target named default is the fallback", "",
 			suite.Suite{Path: "evals/a.eval.yaml", Target: "default", TargetPos: suitePos},
 			suite.Test{ID: "t1"},
-			Ref{Name: "default", What: DefaultTarget, Pos: suite.Pos{File: "evals/a.eval.yaml"}}},
+			Ref{Name: "default", What: defaultTarget, Pos: suite.Pos{File: "evals/a.eval.yaml"}}},
 		{"nothing named", "",
 			suite.Suite{Path: "evals/a.eval.yaml"},
 			suite.Test{ID: "t1"},
-			Ref{Name: "default", What: DefaultTarget, Pos: suite.Pos{File: "evals/a.eval.yaml"}}},
+			Ref{Name: "default", What: defaultTarget, Pos: suite.Pos{File: "evals/a.eval.yaml"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := Target(tt.flag, &tt.suite, &tt.test); got != tt.want {
-				t.Errorf("Target() = %+v, want %+v", got, tt.want)
+			if got := targetRef(tt.flag, &tt.suite, &tt.test); got != tt.want {
+				t.Errorf("targetRef() = %+v, want %+v", got, tt.want)
 			}
 		})
 	}
@@ -86,9 +86,9 @@ func TestJudge(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, ok := JudgeOverride(tt.flag, tt.override, graderPos)
+			got, ok := judgeOverride(tt.flag, tt.override, graderPos)
 			if !ok {
-				got, ok = JudgeOfTarget(&tt.target, targetPos)
+				got, ok = judgeOfTarget(&tt.target, targetPos)
 			}
 			if got != tt.want || ok != tt.wantOK {
 				t.Errorf("judge = %+v, %v; want %+v, %v", got, ok, tt.want, tt.wantOK)
@@ -100,8 +100,8 @@ func TestJudge(t *testing.T) {
 func TestCanGrade(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]bool{"openai": true, "azure": true, "anthropic": true, "mock": true, "cli": false, "replay": false, "gemini": false, "": false} {
-		if got := CanGrade(name); got != want {
-			t.Errorf("CanGrade(%q) = %v, want %v", name, got, want)
+		if got := canGrade(name); got != want {
+			t.Errorf("canGrade(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
@@ -109,30 +109,30 @@ func TestCanGrade(t *testing.T) {
 func TestBuildRefusesUnknownProviders(t *testing.T) {
 	t.Parallel()
 	cfg := &suite.TargetConfig{Name: "g", Provider: "gemini"}
-	if _, err := NewTarget(cfg, provider.Options{}); err == nil || err.Error() != `target g: provider "gemini" is not supported as a target` {
-		t.Errorf("NewTarget: err = %v", err)
+	if _, err := newTarget(cfg, provider.Options{}); err == nil || err.Error() != `target g: provider "gemini" is not supported as a target` {
+		t.Errorf("newTarget: err = %v", err)
 	}
 	agent := &suite.TargetConfig{Name: "agent", Provider: "cli"}
-	if _, err := NewJudge(agent, provider.Options{}, 0); err == nil || err.Error() != `judge agent: provider "cli" cannot grade in this version` {
-		t.Errorf("NewJudge: err = %v", err)
+	if _, err := newJudge(agent, provider.Options{}, 0); err == nil || err.Error() != `judge agent: provider "cli" cannot grade in this version` {
+		t.Errorf("newJudge: err = %v", err)
 	}
 }
 
 func TestBuildVendorAndMock(t *testing.T) {
 	t.Parallel()
 	gpt := &suite.TargetConfig{Name: "gpt", Provider: "openai", Settings: map[string]any{"model": "gpt-4o-mini", "api_key": "k", "temperature": 0}}
-	j, err := NewJudge(gpt, provider.Options{}, 3)
+	j, err := newJudge(gpt, provider.Options{}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if j.Name != "gpt" || j.Samples != 3 || j.Temperature == nil || *j.Temperature != 0 {
 		t.Errorf("judge = %+v", j)
 	}
-	if tg, err := NewTarget(gpt, provider.Options{}); err != nil || tg == nil {
-		t.Errorf("NewTarget(openai) = %v, %v", tg, err)
+	if tg, err := newTarget(gpt, provider.Options{}); err != nil || tg == nil {
+		t.Errorf("newTarget(openai) = %v, %v", tg, err)
 	}
 	noKey := &suite.TargetConfig{Name: "gpt", Provider: "openai", Settings: map[string]any{"model": "m"}}
-	if _, err := NewTarget(noKey, provider.Options{Getenv: func(string) string { return "" }}); err == nil {
-		t.Error("NewTarget without an API key: want an error")
+	if _, err := newTarget(noKey, provider.Options{Getenv: func(string) string { return "" }}); err == nil {
+		t.Error("newTarget without an API key: want an error")
 	}
 }

@@ -81,7 +81,7 @@ func (r *Resolver) Built() (targets, judges int) {
 func (r *Resolver) TargetsFor(s *suite.Suite) (*suite.TargetsFile, error) {
 	path := r.TargetsPath(s)
 	if path == "" {
-		return nil, &ConfigError{Pos: suite.Pos{File: s.Path}, Env: true, Msg: fmt.Sprintf(
+		return nil, &ConfigError{Pos: suite.Pos{File: s.Path}, env: true, Msg: fmt.Sprintf(
 			"no targets file: looked for targets.yaml, targets.yml, .agentv/targets.yaml and .agentv/targets.yml in %s and every directory above it up to %s (add .agentv/targets.yaml, or pass --targets FILE)",
 			filepath.Dir(s.Path), r.Root)}
 	}
@@ -153,7 +153,7 @@ func (r *Resolver) TargetFor(s *suite.Suite, t *suite.Test) (target.Target, stri
 	if tg, ok := r.targets[cfg]; ok {
 		return tg, ref.Name, nil
 	}
-	tg, err := NewTarget(cfg, r.LLM)
+	tg, err := newTarget(cfg, r.LLM)
 	if err != nil {
 		return nil, ref.Name, r.cfgErr(cfg, err)
 	}
@@ -177,7 +177,7 @@ func (r *Resolver) JudgeFor(s *suite.Suite, t *suite.Test, override string, grad
 	if j, ok := r.judges[cfg]; ok {
 		return j, nil
 	}
-	j, err := NewJudge(cfg, r.LLM, r.JudgeSamples)
+	j, err := newJudge(cfg, r.LLM, r.JudgeSamples)
 	if err != nil {
 		return nil, r.cfgErr(cfg, err)
 	}
@@ -189,8 +189,8 @@ func (r *Resolver) JudgeFor(s *suite.Suite, t *suite.Test, override string, grad
 type ConfigError struct {
 	Pos suite.Pos
 	Msg string
-	// Env: the mistake is the environment's (no targets file), not the file's; see EnvGap.
-	Env bool
+	// env: the mistake is the environment's (no targets file), not the file's; see EnvGap.
+	env bool
 	// Told: the environment's gap was reported where it is written (a targets file's entry),
 	// so validate does not repeat it at every reference.
 	Told bool
@@ -215,28 +215,28 @@ func (r *Resolver) cfgErr(cfg *suite.TargetConfig, err error) error {
 	if errors.As(err, &ee) && ee.Pos == cfg.Pos.String() {
 		msg = ee.Unanchored()
 	}
-	return &ConfigError{Pos: r.PosOf(cfg), Msg: msg}
+	return &ConfigError{Pos: r.posOf(cfg), Msg: msg}
 }
 
 // TargetRef applies the target precedence (resolve.Target) with the run's --target.
 func (r *Resolver) TargetRef(s *suite.Suite, t *suite.Test) Ref {
-	return Target(r.Target, s, t)
+	return targetRef(r.Target, s, t)
 }
 
 // JudgeRef applies the precedence --judge > the grader's target > the target's grader_target
 // > the target itself when it can grade.
 func (r *Resolver) JudgeRef(s *suite.Suite, t *suite.Test, override string, graderPos suite.Pos) (Ref, error) {
-	if ref, ok := JudgeOverride(r.Judge, override, graderPos); ok {
+	if ref, ok := judgeOverride(r.Judge, override, graderPos); ok {
 		return ref, nil
 	}
 	tcfg, err := r.Lookup(s, r.TargetRef(s, t))
 	if err != nil {
 		return Ref{}, err
 	}
-	if ref, ok := JudgeOfTarget(tcfg, r.PosOf(tcfg)); ok {
+	if ref, ok := judgeOfTarget(tcfg, r.posOf(tcfg)); ok {
 		return ref, nil
 	}
-	return Ref{}, &ConfigError{Pos: r.PosOf(tcfg), Msg: fmt.Sprintf(
+	return Ref{}, &ConfigError{Pos: r.posOf(tcfg), Msg: fmt.Sprintf(
 		"target %s (provider %s) has no judge: set grader_target on it, or pass --judge", tcfg.Name, tcfg.Provider)}
 }
 
@@ -250,7 +250,7 @@ func (r *Resolver) Lookup(s *suite.Suite, ref Ref) (*suite.TargetConfig, error) 
 		return cfg, nil
 	}
 	if msg, ok := f.Unresolved[ref.Name]; ok {
-		return nil, &ConfigError{Pos: ref.Pos, Env: true, Told: true, Msg: fmt.Sprintf("%s %q: %s", ref.What, ref.Name, msg)}
+		return nil, &ConfigError{Pos: ref.Pos, env: true, Told: true, Msg: fmt.Sprintf("%s %q: %s", ref.What, ref.Name, msg)}
 	}
 	if ref.Alias != "" {
 		if cfg, ok := f.Lookup(ref.Alias); ok {
@@ -258,7 +258,7 @@ func (r *Resolver) Lookup(s *suite.Suite, ref Ref) (*suite.TargetConfig, error) 
 		}
 		return nil, &ConfigError{Pos: ref.Pos, Msg: fmt.Sprintf("%s %q: use_target %q is not defined in %s%s", ref.What, ref.Name, ref.Alias, rel(r.Root, f.Path), hint(ref.Alias, f))}
 	}
-	if ref.What == DefaultTarget {
+	if ref.What == defaultTarget {
 		return nil, &ConfigError{Pos: ref.Pos, Msg: fmt.Sprintf("no target is named and %s has none called \"default\": set execution.target, or pass --target (defined: %s)",
 			rel(r.Root, f.Path), strings.Join(targetNames(f), ", "))}
 	}
@@ -285,9 +285,9 @@ func targetNames(f *suite.TargetsFile) []string {
 	return names
 }
 
-// PosOf is where a target is defined, relative to the repository root. TargetConfig.Pos names
+// posOf is where a target is defined, relative to the repository root. TargetConfig.Pos names
 // the file relative to its own directory, which a reader cannot find from the root.
-func (r *Resolver) PosOf(cfg *suite.TargetConfig) suite.Pos {
+func (r *Resolver) posOf(cfg *suite.TargetConfig) suite.Pos {
 	p := cfg.Pos
 	if p.File != "" {
 		p.File = rel(r.Root, filepath.Join(cfg.Dir, filepath.Base(p.File)))
@@ -304,7 +304,7 @@ func (r *Resolver) DanglingRefs(f *suite.TargetsFile) []error {
 				continue
 			}
 			if _, ok := f.Lookup(ref.Name); !ok {
-				errs = append(errs, &ConfigError{Pos: r.PosOf(t), Msg: fmt.Sprintf("target %s: %s %q is not defined in %s%s", t.Name, ref.What, ref.Name, rel(r.Root, f.Path), hint(ref.Name, f))})
+				errs = append(errs, &ConfigError{Pos: r.posOf(t), Msg: fmt.Sprintf("target %s: %s %q is not defined in %s%s", t.Name, ref.What, ref.Name, rel(r.Root, f.Path), hint(ref.Name, f))})
 			}
 		}
 	}
@@ -324,7 +324,7 @@ const LintNote = " — not checked: validate lints the files; run (and validate 
 // and checks everything else.
 func EnvGap(err error) bool {
 	var ce *ConfigError
-	if errors.As(err, &ce) && ce.Env {
+	if errors.As(err, &ce) && ce.env {
 		return true
 	}
 	var ds suite.Diagnostics

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"slices"
@@ -15,8 +15,7 @@ func TestEveryVendorKeyIsMasked(t *testing.T) {
 	for _, v := range providers.KeyVars() {
 		vars[v] = "secret-" + v
 	}
-	e := env{getenv: func(k string) string { return vars[k] }}
-	creds := credentials(e)
+	creds := Credentials(nil, func(k string) string { return vars[k] })
 	for _, v := range providers.KeyVars() {
 		if !slices.Contains(creds, "secret-"+v) {
 			t.Errorf("%s is not masked: credentials = %q", v, creds)

@@ -1,11 +1,11 @@
-package main
+package buildinfo
 
 import (
 	"runtime/debug"
 	"testing"
 )
 
-func TestFormatVersion(t *testing.T) {
+func TestFormat(t *testing.T) {
 	t.Parallel()
 	vcs := func(version string, kv ...string) *debug.BuildInfo {
 		info := &debug.BuildInfo{Main: debug.Module{Path: "github.com/evalgate/evalgate", Version: version}}
@@ -43,8 +43,8 @@ func TestFormatVersion(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := formatVersion(tt.version, tt.commit, tt.date, tt.info); got != tt.want {
-				t.Errorf("formatVersion(%q, %q, %q) = %q, want %q", tt.version, tt.commit, tt.date, got, tt.want)
+			if got := format(tt.version, tt.commit, tt.date, tt.info); got != tt.want {
+				t.Errorf("format(%q, %q, %q) = %q, want %q", tt.version, tt.commit, tt.date, got, tt.want)
 			}
 		})
 	}
