@@ -94,6 +94,7 @@ func TestAgentMisbehaviourE2E(t *testing.T) {
 	}
 
 	t.Run("good tests pass in independent workspaces", func(t *testing.T) {
+		t.Parallel()
 		for i := 1; i <= 16; i++ {
 			id := fmt.Sprintf("good-%02d", i)
 			tr := byID[id]
@@ -138,6 +139,7 @@ func TestAgentMisbehaviourE2E(t *testing.T) {
 	})
 
 	t.Run("the judge sees the diff and the tool calls", func(t *testing.T) {
+		t.Parallel()
 		for i := 1; i <= 16; i++ {
 			id := fmt.Sprintf("good-%02d", i)
 			reqs := judged[id]
@@ -265,6 +267,7 @@ func TestAgentMisbehaviourE2E(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
+			t.Parallel()
 			tr := byID[tt.id]
 			if tr == nil {
 				t.Fatal("no result")

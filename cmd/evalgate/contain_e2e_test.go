@@ -114,6 +114,8 @@ var containSecrets = []string{"INPUT_GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "AC
 // setsid daemon, programs planted in the workspace's git config and hooks, a commit, a
 // "* -diff" attribute, a .gitignore hiding a new file, and a look at the environment of a job
 // holding secrets. Not parallel: the secrets are in evalgate's own environment.
+//
+//nolint:paralleltest // t.Setenv: the secrets are in evalgate's own environment
 func TestContainmentE2E(t *testing.T) {
 	for _, k := range containSecrets {
 		t.Setenv(k, "secret-value-of-"+k)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -231,7 +232,7 @@ const forgeryProcessEnv = "EVALGATE_FORGERY_ARGS"
 
 // TestForgeryEvalgateProcess is not a test: run with forgeryProcessEnv set, it is evalgate,
 // writing its pid where the hostile agent looks for it. Without it, it does nothing.
-func TestForgeryEvalgateProcess(t *testing.T) {
+func TestForgeryEvalgateProcess(t *testing.T) { //nolint:paralleltest // not a test: the helper process the forgery test starts
 	raw := os.Getenv(forgeryProcessEnv)
 	if raw == "" {
 		return
@@ -382,7 +383,7 @@ func forgedShardMerge(t *testing.T, count int, forge []string, honest bool, key 
 		cmd.Env = append(cmd.Env, "EVALGATE_SHARD_KEY="+key)
 	}
 	out, err := cmd.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("shard 1 was not killed by its agent (%v):\n%s", err, out)
 	}
 	if _, err := os.Stat(filepath.Join(shardDir, "shard.json")); err != nil {

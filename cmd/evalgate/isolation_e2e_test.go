@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -327,7 +328,7 @@ func runIsolated(t *testing.T, tc isoCase) *isoRun {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err = cmd.Run()
 	r.output = out.String()
-	if ee, ok := err.(*exec.ExitError); ok {
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		r.code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatalf("run evalgate: %v", err)

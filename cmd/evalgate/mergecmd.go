@@ -47,7 +47,7 @@ pass.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: runE(st, func(cmd *cobra.Command, args []string) error {
 			o.dirs = args
-			if err := o.reportFlags.check(); err != nil {
+			if err := o.check(); err != nil {
 				return err
 			}
 			if err := o.sel.check(); err != nil {
@@ -61,7 +61,7 @@ pass.`,
 	}
 	fs := cmd.Flags()
 	fs.SortFlags = false
-	o.reportFlags.register(fs)
+	o.register(fs)
 	fs.StringArrayVar(&o.paths, "path", nil, "a PATH the shards were run with, to plan the split again (repeatable; default: the current directory, as for run)")
 	o.sel.register(fs)
 	fs.IntVar(&o.trials, "trials", 0, "the shards' --trials (it weighs the split)")

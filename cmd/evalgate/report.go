@@ -119,8 +119,8 @@ func (f *reportFlags) print(e env, rep *reports.Report, run *result.Run, decisio
 		return err
 	}
 	var err error
-	switch {
-	case f.format == "json":
+	switch f.format {
+	case "json":
 		err = write(e.stdout, func(w io.Writer) error { return reports.WriteResults(w, run) })
 	default:
 		width, isTerm := terminal(e)

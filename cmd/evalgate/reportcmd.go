@@ -33,7 +33,7 @@ gate shown is --fail-on's (default fail), against --baseline when one is given.`
 		Args: cobra.ExactArgs(1),
 		RunE: runE(st, func(_ *cobra.Command, args []string) error {
 			o.results = args[0]
-			if err := o.gateFlags.check(); err != nil {
+			if err := o.check(); err != nil {
 				return err
 			}
 			return reportCmd(e, o)

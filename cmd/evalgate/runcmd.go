@@ -70,7 +70,7 @@ are reported before any model is called.`,
 	fs.DurationVar(&o.timeout, "timeout", engine.DefaultTimeout, "time limit per test (target and graders)")
 	fs.Float64Var(&o.threshold, "threshold", 0, "pass threshold 0-1 (default 0.8, or the suite's execution.threshold)")
 	fs.Float64Var(&o.borderline, "borderline", result.DefaultThresholds.Borderline, "borderline threshold 0-1 (never above the pass threshold)")
-	o.reportFlags.register(fs)
+	o.register(fs)
 	fs.BoolVar(&o.keepWS, "keep-workspaces", false, "keep every test's workspace (by default only those of tests that did not pass)")
 	o.shard.register(fs)
 	o.llm.register(fs)

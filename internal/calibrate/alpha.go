@@ -118,7 +118,7 @@ func krippendorffAlpha(units [][]float64, level level) Alpha {
 func deltaFunc(level level, sorted, nc []float64) func(c, k int) float64 {
 	switch level {
 	case interval:
-		return func(c, k int) float64 { return math.Pow(sorted[c]-sorted[k], 2) }
+		return func(c, k int) float64 { d := sorted[c] - sorted[k]; return d * d }
 	case ordinal:
 		return func(c, k int) float64 {
 			lo, hi := min(c, k), max(c, k)

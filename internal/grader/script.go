@@ -3,6 +3,7 @@ package grader
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -48,7 +49,7 @@ func runScript(ctx context.Context, what string, argv []string, dir string, stdi
 	// A command that exited on its own before the deadline is graded even if the context
 	// ended while its output was being drained.
 	if ctx.Err() != nil && (st == nil || !st.Exited()) {
-		if cause := context.Cause(ctx); cause == errTimeout {
+		if cause := context.Cause(ctx); errors.Is(cause, errTimeout) {
 			return nil, errTimeout
 		}
 		return nil, fmt.Errorf("%s: %w", what, context.Cause(ctx))

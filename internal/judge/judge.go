@@ -155,7 +155,7 @@ func (s *session) freeform(ctx context.Context, th result.Thresholds) *result.Gr
 			}
 		}
 	}
-	return errorResult(suite.ModeFreeform, fmt.Errorf("judge reply unusable after %d attempts: %v", s.attempts(), lastErr))
+	return errorResult(suite.ModeFreeform, fmt.Errorf("judge reply unusable after %d attempts: %w", s.attempts(), lastErr))
 }
 
 func freeformResult(f *freeform, th result.Thresholds) *result.GraderResult {

@@ -72,7 +72,7 @@ func (c *Cmd) start() error {
 	case err == nil && word == "error":
 		err = errors.New(rest)
 	default:
-		err = fmt.Errorf("supervisor: %q %v", line, err)
+		err = fmt.Errorf("supervisor: %q: %w", line, err)
 		_ = cmd.Process.Kill()
 	}
 	_ = cmd.Wait()
@@ -104,7 +104,7 @@ func (c *Cmd) wait() (*State, error) {
 	c.markExited()
 	if rerr != nil || perr != nil {
 		werr := s.finish()
-		return nil, fmt.Errorf("supervisor ended without a verdict (%q): %v", line, errors.Join(rerr, werr))
+		return nil, fmt.Errorf("supervisor ended without a verdict (%q): %w", line, errors.Join(rerr, werr))
 	}
 	if kept {
 		s.mu.Lock()

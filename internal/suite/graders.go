@@ -221,7 +221,7 @@ func (r *reader) grader(sc scope, n *yaml.Node, what string) *Grader {
 	}
 	r.extraConfig(sc, f, g, extra)
 	for _, req := range graderTypes[typ] {
-		if _, ok := f[req]; !ok && !(req == "command" && f["script"] != nil) {
+		if _, ok := f[req]; !ok && (req != "command" || f["script"] == nil) {
 			r.errorf(n, "%s grader needs %s", typ, req)
 		}
 	}
