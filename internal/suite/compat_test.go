@@ -213,7 +213,7 @@ func TestInterpolationAndTargets(t *testing.T) {
 	if s.TargetsFile == "" {
 		t.Fatal("targets.yaml not found walking up")
 	}
-	tf, tds := LoadTargets(s.TargetsFile, func(k string) string { return map[string]string{"KEY": "sk-test"}[k] })
+	tf, tds := loadTargets(s.TargetsFile, func(k string) string { return map[string]string{"KEY": "sk-test"}[k] })
 	if tf == nil || tds.HasErrors() {
 		t.Fatal(dump(tds))
 	}

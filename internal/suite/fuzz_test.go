@@ -64,7 +64,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("decoded %d nodes, bound %d", r.decoded, maxDecoded)
 		}
 		if overBudget(data) && !ds.HasErrors() {
-			t.Fatalf("a document past %d nodes was not refused:\n%s", MaxNodes, ds.Error())
+			t.Fatalf("a document past %d nodes was not refused:\n%s", maxNodes, ds.Error())
 		}
 	})
 }
@@ -75,14 +75,14 @@ func overBudget(data []byte) bool {
 	if yaml.Unmarshal(data, &doc) != nil {
 		return false
 	}
-	return measure(&doc, map[*yaml.Node]extent{}).nodes > MaxNodes
+	return measure(&doc, map[*yaml.Node]extent{}).nodes > maxNodes
 }
 
 func TestBombsAreRefusedQuickly(t *testing.T) {
 	t.Parallel()
 	var deep strings.Builder
 	deep.WriteString("a0: &a0 [x]\n")
-	for i := 1; i <= MaxDepth+1; i++ {
+	for i := 1; i <= maxDepth+1; i++ {
 		deep.WriteString("a" + strconv.Itoa(i) + ": &a" + strconv.Itoa(i) + " [*a" + strconv.Itoa(i-1) + "]\n")
 	}
 	tests := []struct {
@@ -118,7 +118,7 @@ func TestBombsAreRefusedQuickly(t *testing.T) {
 func TestDeepJSONLRowIsRefused(t *testing.T) {
 	t.Parallel()
 	row := `{"id": "t", "input": "hi", "criteria": "c"}` + "\n" +
-		`{"id": "u", "input": "hi", "criteria": "c", "metadata": ` + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5) + "}\n"
+		`{"id": "u", "input": "hi", "criteria": "c", "metadata": ` + strings.Repeat("[", maxDepth+5) + strings.Repeat("]", maxDepth+5) + "}\n"
 	s, _, ds := loadEnv(t, "x.jsonl", row)
 	if s != nil || len(ds) == 0 || ds[0].Pos.File != "x.jsonl" || ds[0].Pos.Line != 2 || !strings.Contains(ds[0].Message, "nests deeper than 1000 levels") {
 		t.Fatalf("got:\n%s", dump(ds))
