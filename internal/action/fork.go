@@ -23,7 +23,7 @@ import (
 // forkPolicy is the pipeline.Fork of a job whose suites are the fork's: vendor keys go only to
 // hosts the base branch and the workflow configure, and no agent's env: may carry the job's
 // environment or credentials.
-func (d *Deps) forkPolicy(ctx context.Context, suites []*suite.Suite) *pipeline.Fork {
+func (d *deps) forkPolicy(ctx context.Context, suites []*suite.Suite) *pipeline.Fork {
 	getenv := d.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }

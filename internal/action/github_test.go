@@ -14,7 +14,7 @@ import (
 func TestDryRunPrintsWhatItWouldPost(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	dry := &DryRun{Out: &out, Scrub: redact.New("sk-secret")}
+	dry := &dryRun{Out: &out, Scrub: redact.New("sk-secret")}
 	ctx := context.Background()
 	id, url, err := dry.CreateCheckRun(ctx, github.CheckRunOptions{Name: "evalgate", HeadSHA: "abc123"})
 	if err != nil || id == 0 || url != "" {
@@ -35,17 +35,17 @@ func TestDryRunPrintsWhatItWouldPost(t *testing.T) {
 	if strings.Contains(got, "sk-secret") {
 		t.Errorf("a credential reached the dry run's output:\n%s", got)
 	}
-	if _, err := dry.PermissionLevel(ctx, "alice"); !errors.Is(err, ErrDryRun) {
+	if _, err := dry.PermissionLevel(ctx, "alice"); !errors.Is(err, errDryRun) {
 		t.Errorf("a dry run read GitHub: %v", err)
 	}
-	if _, _, err := dry.ListPullRequestFiles(ctx, 7); !errors.Is(err, ErrDryRun) {
+	if _, _, err := dry.ListPullRequestFiles(ctx, 7); !errors.Is(err, errDryRun) {
 		t.Errorf("a dry run read GitHub: %v", err)
 	}
 }
 
 func TestRunNeedsItsConnections(t *testing.T) {
 	t.Parallel()
-	err := Run(context.Background(), Inputs{}, Deps{})
+	err := run(context.Background(), inputs{}, deps{})
 	var exit *ExitError
 	if err == nil || errors.As(err, &exit) {
 		t.Fatalf("Run without a Publisher: %v, want a plain error", err)

@@ -16,8 +16,8 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// Inputs are the action's inputs (action.yml), read from INPUT_* variables.
-type Inputs struct {
+// inputs are the action's inputs (action.yml), read from INPUT_* variables.
+type inputs struct {
 	Token       string
 	Suites      []string // globs; empty = AgentV's patterns
 	RunAllPaths []string
@@ -63,9 +63,9 @@ type Inputs struct {
 	EnvAllow []string
 }
 
-// ParseInputs reads and checks the inputs; get is go-githubactions' GetInput.
-func ParseInputs(get func(string) string) (Inputs, error) {
-	in := Inputs{
+// parseInputs reads and checks the inputs; get is go-githubactions' GetInput.
+func parseInputs(get func(string) string) (inputs, error) {
+	in := inputs{
 		Token:       get("github_token"),
 		Suites:      list(get("suites")),
 		RunAllPaths: list(get("run_all_paths")),

@@ -181,7 +181,7 @@ func TestTrustCancelCompletesTheGate(t *testing.T) {
 		t.Fatalf("took %s after the cancel", took)
 	}
 	cr := lastCheck(t, srv)
-	if got.code != ErrCancelled.Code || cr.Status != "completed" || cr.Conclusion != "cancelled" || cr.HeadSHA != r.Head {
+	if got.code != errCancelled.Code || cr.Status != "completed" || cr.Conclusion != "cancelled" || cr.HeadSHA != r.Head {
 		t.Fatalf("exit %d, check %s/%s on %s\n%s", got.code, cr.Status, cr.Conclusion, cr.HeadSHA, got.log)
 	}
 	for _, text := range []string{cr.Summary, srv.Comments(42)[0].Body} {
