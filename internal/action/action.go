@@ -67,17 +67,18 @@ type plan struct {
 }
 
 // ExitError ends the action with a non-zero exit status: the gate failed (1), the event or
-// the configuration could not be handled (2), or the run was cancelled (130). Run returns nil
+// the configuration could not be handled (2), or the run was cancelled (130). Main returns nil
 // when the gate passed or there was nothing to do.
 type ExitError struct {
 	Code   int
 	Reason string
 }
 
+// Error is the reason the action ended.
 func (e *ExitError) Error() string { return e.Reason }
 
 // The ways a run of the action ends other than a pass. Everything they stand for has been
-// reported (log, summary, check run) by the time Run returns one.
+// reported (log, summary, check run) by the time run returns one.
 var (
 	errGateFailed = &ExitError{Code: 1, Reason: "the gate failed"}
 	errConfig     = &ExitError{Code: 2, Reason: "the event or configuration could not be handled"}
@@ -88,8 +89,8 @@ var (
 // runner escalates a cancel from SIGINT to SIGTERM after 7.5 s and kills 2.5 s later.
 const finishTimeout = 7 * time.Second
 
-// run handles one event. It returns ErrGateFailed when the gate fails, ErrCancelled when the
-// run was interrupted (after completing its check run as cancelled), ErrConfig when the event
+// run handles one event. It returns errGateFailed when the gate fails, errCancelled when the
+// run was interrupted (after completing its check run as cancelled), errConfig when the event
 // or configuration could not be handled, and nil otherwise.
 func run(ctx context.Context, in inputs, d deps) error {
 	if d.Publisher == nil || d.Source == nil || d.Event == nil {

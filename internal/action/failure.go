@@ -29,7 +29,7 @@ type failure struct {
 	notGraded string
 }
 
-// fail publishes f and returns how the action ends: ErrCancelled or ErrConfig. pub is the
+// fail publishes f and returns how the action ends: errCancelled or errConfig. pub is the
 // publisher whose check run is open, or nil to open one now.
 func (d *deps) fail(ctx context.Context, in inputs, p plan, pub *publisher, f failure) error {
 	if f.cancelled != nil && ctx.Err() != nil {

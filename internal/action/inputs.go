@@ -30,7 +30,7 @@ type inputs struct {
 	CheckName   string
 	Command     string
 	// AllowForkCode lets code from a fork run with the job's secrets (pull_request_target,
-	// workflow_run and comment reruns): a maintainer's opt-in, see Decide.
+	// workflow_run and comment reruns): a maintainer's opt-in, see decide.
 	AllowForkCode bool
 	// AllowForkReruns is the older opt-in, for comment reruns only.
 	AllowForkReruns bool

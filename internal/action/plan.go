@@ -11,7 +11,7 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// plan decides, before anything runs, whether this event may run (Decide), which commit it
+// plan decides, before anything runs, whether this event may run (decide), which commit it
 // grades, and that this commit is the one checked out. ok is false when nothing runs; err is
 // then how the action ends (nil: nothing to do).
 func (d *deps) plan(ctx context.Context, in inputs) (p plan, err error, ok bool) {

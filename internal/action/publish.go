@@ -79,7 +79,7 @@ func (pub *publisher) abort(ctx context.Context, f failure, body string) {
 }
 
 // publish renders and posts a finished (or, with cancelled set, interrupted) run; it returns
-// how the action ends: nil, ErrGateFailed or ErrCancelled. The run is rendered once, from one
+// how the action ends: nil, errGateFailed or errCancelled. The run is rendered once, from one
 // view: the check run is completed first, then the report files, the job log's table, the
 // comment and the summary are written from what was rendered.
 func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) error {

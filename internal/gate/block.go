@@ -75,7 +75,7 @@ func (s State) block(sha, key string) string {
 // Only the end counts: model text quoted earlier in the summary cannot forge it, and a
 // summary that mentions the block anywhere but does not end with a whole one is refused, not
 // taken for one without state. With a key the block must carry a signature that checks for
-// sha (ErrUnsigned, ErrBadSignature); without one a signature cannot be checked and is
+// sha (ErrUnsigned, errBadSignature); without one a signature cannot be checked and is
 // ignored. ErrNoState says there is no block at all.
 func ParseBlock(summary, sha, key string) (*State, error) {
 	summary = strings.TrimRight(summary, " \t\r\n")

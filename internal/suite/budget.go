@@ -16,7 +16,7 @@ const (
 	maxDecoded = 4 * maxNodes
 )
 
-// extent is what a node expands to: its node count (saturated just above MaxNodes) and
+// extent is what a node expands to: its node count (saturated just above maxNodes) and
 // depth; cycle is set when it contains an alias to itself (yaml.v3 builds such trees).
 type extent struct {
 	nodes, depth int64
@@ -28,7 +28,7 @@ var measuring = extent{nodes: -1}
 
 // checkBudget walks a document in order as an alias-expanding decoder would, adding to used,
 // and reports an error at the first node (usually an alias) that takes the file past
-// MaxNodes or MaxDepth.
+// maxNodes or maxDepth.
 func (d *decoder) checkBudget(doc *yaml.Node, used *int64) bool {
 	memo := map[*yaml.Node]extent{}
 	var walk func(n *yaml.Node, depth int64) bool

@@ -29,7 +29,7 @@ const parseLimit = 5 * time.Second
 
 // FuzzParse feeds arbitrary bytes to the eval-file reader. Besides "no panic" and "no suite
 // means an error", it checks the expansion bound: no input decodes more than maxDecoded
-// nodes or takes longer than parseLimit, and a document that expands past MaxNodes is an
+// nodes or takes longer than parseLimit, and a document that expands past maxNodes is an
 // error. Run it with bounded minimisation, so a find on a 2-core machine is reported:
 //
 //	go test -run '^$' -fuzz FuzzParse -fuzztime 30s -fuzzminimizetime 200x ./internal/suite
@@ -69,7 +69,7 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// overBudget reports whether a YAML document expands past MaxNodes (forever, for a cycle).
+// overBudget reports whether a YAML document expands past maxNodes (forever, for a cycle).
 func overBudget(data []byte) bool {
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil {

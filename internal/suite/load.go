@@ -27,7 +27,7 @@ type LoadOptions struct {
 	Getenv func(string) string
 	// Env says which variables ${{ VAR }} may read; nil reads any, as AgentV does.
 	Env *EnvPolicy
-	// MaxFileSize bounds each file read, 0 = DefaultMaxFileSize.
+	// MaxFileSize bounds each file read, 0 = defaultMaxFileSize.
 	MaxFileSize int64
 	// Trials is the run's trial count override (--trials, the trials input; 0 = none): with
 	// one, an execution.trials that sets only a strategy is complete.

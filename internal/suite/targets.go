@@ -41,7 +41,7 @@ type TargetConfig struct {
 	Root string
 	// Unset names, per setting (a dotted path for nested keys: "api_key", "env.GH_TOKEN"), the
 	// ${{ VAR }} it referenced that was unset or empty. Such a setting reads as "", and must
-	// not silently fall back to a vendor default: see UnsetError.
+	// not silently fall back to a vendor default: see unsetError.
 	Unset map[string]string
 	// Reads names, per setting (dotted path as in Unset), the variables its ${{ VAR }}s read.
 	Reads map[string][]string
