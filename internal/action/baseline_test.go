@@ -131,7 +131,7 @@ func TestAutoBaseline(t *testing.T) {
 				Baseline: "auto", BaselineArtifact: "evalgate-report", FailOnRegression: tt.regress}
 			p := plan{sha: "head", pr: 7, base: baseSHA, baseRef: "main"}
 			pub := &publisher{d: d, in: in, p: p, checkID: id, forbidden: tt.fork}
-			if err := pub.publish(context.Background(), tt.head, nil, time.Time{}); err != tt.wantExit {
+			if err := pub.publish(t.Context(), tt.head, nil, time.Time{}); err != tt.wantExit {
 				t.Fatalf("publish: %v, want %v; log:\n%s", err, tt.wantExit, log.String())
 			}
 			if n, dl := srv.Count(githubtest.ListWorkflowRuns), len(srv.BlobRequests()); strings.HasPrefix(tt.name, "on the base commit") && (n != 1 || dl != 1) {
@@ -182,12 +182,12 @@ func TestAutoBaselineOutsidePullRequests(t *testing.T) {
 	}
 	d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Name: "push", Owner: "acme", Repo: "agents"}, Log: io.Discard}
 	in := inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
-	cmp, note := d.baseline(context.Background(), in, plan{sha: "abc"}, false)
+	cmp, note := d.baseline(t.Context(), in, plan{sha: "abc"}, false)
 	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
 		t.Fatalf("comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
 	}
 	// Nor does a cancelled pull request run, whose last seconds go to the check run.
-	cmp, note = d.baseline(context.Background(), in, plan{sha: "abc", pr: 7, base: "b", baseRef: "main"}, true)
+	cmp, note = d.baseline(t.Context(), in, plan{sha: "abc", pr: 7, base: "b", baseRef: "main"}, true)
 	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
 		t.Fatalf("cancelled: comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
 	}
@@ -208,7 +208,7 @@ func TestAutoBaselineInAMergeGroup(t *testing.T) {
 	var log bytes.Buffer
 	d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: ev, Log: &log}
 	in := inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
-	cmp, note := d.baseline(context.Background(), in, plan{sha: "head", base: "base1", baseRef: "main", selected: true}, false)
+	cmp, note := d.baseline(t.Context(), in, plan{sha: "head", base: "base1", baseRef: "main", selected: true}, false)
 	if cmp == nil || !strings.Contains(note, "the base commit `base1`") {
 		t.Fatalf("comparison %v, note %q; want the base commit's run\n%s", cmp, note, log.String())
 	}

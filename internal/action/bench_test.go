@@ -37,7 +37,7 @@ func BenchmarkCompleteCheck(b *testing.B) {
 		check.Annotations = append(check.Annotations, reports.Annotation{Path: "evals/big.eval.yaml", StartLine: i + 1, EndLine: i + 1,
 			Level: reports.LevelFailure, Title: fmt.Sprintf("big › t%04d › rubrics › c: fail", i), Message: "criterion failed\nJudge: no"})
 	}
-	ctx := context.Background()
+	ctx := b.Context()
 	var requests int
 	for b.Loop() {
 		d.Publisher = client().Repo("acme", "agents")

@@ -2,7 +2,6 @@ package action
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -15,7 +14,7 @@ func TestDryRunPrintsWhatItWouldPost(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	dry := &dryRun{Out: &out, Scrub: redact.New("sk-secret")}
-	ctx := context.Background()
+	ctx := t.Context()
 	id, url, err := dry.CreateCheckRun(ctx, github.CheckRunOptions{Name: "evalgate", HeadSHA: "abc123"})
 	if err != nil || id == 0 || url != "" {
 		t.Fatalf("create: %d %q %v", id, url, err)
@@ -45,7 +44,7 @@ func TestDryRunPrintsWhatItWouldPost(t *testing.T) {
 
 func TestRunNeedsItsConnections(t *testing.T) {
 	t.Parallel()
-	err := run(context.Background(), inputs{}, deps{})
+	err := run(t.Context(), inputs{}, deps{})
 	var exit *ExitError
 	if err == nil || errors.As(err, &exit) {
 		t.Fatalf("Run without a Publisher: %v, want a plain error", err)

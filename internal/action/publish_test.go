@@ -59,7 +59,7 @@ func TestGateCompletesInOneRequest(t *testing.T) {
 	dir := t.TempDir()
 	d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Root: dir}
 	pub := &publisher{d: d, in: inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate"}, p: plan{sha: "abc"}, checkID: id}
-	if err := pub.publish(context.Background(), failingRun(tests), nil, time.Time{}); err != errGateFailed {
+	if err := pub.publish(t.Context(), failingRun(tests), nil, time.Time{}); err != errGateFailed {
 		t.Fatalf("publish: %v, want %v", err, errGateFailed)
 	}
 	runs := srv.CheckRuns()

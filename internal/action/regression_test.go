@@ -2,7 +2,6 @@ package action
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -66,7 +65,7 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 			d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Root: dir}
 			in := inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Baseline: "base.json", FailOnRegression: true}
 			pub := &publisher{d: d, in: in, p: plan{sha: "abc"}, checkID: id}
-			if err := pub.publish(context.Background(), tc.head, nil, time.Time{}); err != tc.code {
+			if err := pub.publish(t.Context(), tc.head, nil, time.Time{}); err != tc.code {
 				t.Errorf("publish: %v, want %v", err, tc.code)
 			}
 			runs := srv.CheckRuns()
