@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/llm"
 	"github.com/evalgate/evalgate/internal/result"
@@ -64,5 +65,5 @@ func TestIndexListsEachCriterionOnce(t *testing.T) {
 			t.Errorf("scores[%d].assertions = %q, want %q", i, got, want[i])
 		}
 	}
-	golden(t, "judged/index.jsonl", buf.String())
+	golden.Check(t, goldenPath("judged/index.jsonl"), buf.String(), *update)
 }
