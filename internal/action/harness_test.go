@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/event"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
@@ -193,23 +193,10 @@ func (j *job) summary() string {
 	return string(b)
 }
 
-// outputs reads the GITHUB_OUTPUT file (name<<delimiter, value, delimiter).
+// outputs reads the GITHUB_OUTPUT file.
 func (j *job) outputs() map[string]string {
 	b, _ := os.ReadFile(j.env["GITHUB_OUTPUT"])
-	out := map[string]string{}
-	lines := strings.Split(string(b), "\n")
-	for i := 0; i < len(lines); i++ {
-		name, delim, ok := strings.Cut(lines[i], "<<")
-		if !ok {
-			continue
-		}
-		var val []string
-		for i++; i < len(lines) && lines[i] != delim; i++ {
-			val = append(val, lines[i])
-		}
-		out[name] = strings.Join(val, "\n")
-	}
-	return out
+	return actiontest.ParseOutputs(string(b))
 }
 
 // passingRun is the result of running job's suites with one passing test each.
