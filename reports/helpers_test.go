@@ -162,6 +162,30 @@ func countCells(line string) int {
 	return n - 1
 }
 
+// markdownRows returns the cells of the Markdown table rows of md whose first cell is first,
+// split as countCells counts them and trimmed.
+func markdownRows(md, first string) [][]string {
+	var rows [][]string
+	for _, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "| "+first+" |") {
+			continue
+		}
+		var cells []string
+		start := 1
+		for i := 1; i < len(line); i++ {
+			switch line[i] {
+			case '\\':
+				i++
+			case '|':
+				cells = append(cells, strings.TrimSpace(line[start:i]))
+				start = i + 1
+			}
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
 // bigRun generates a deterministic run of n tests over six suites, with long reasoning and
 // answers, so that the comment must be cut to fit.
 func bigRun(n int) *result.Run {
