@@ -23,7 +23,7 @@ import (
 type deps struct {
 	Event *event.Event
 	// Publisher posts the check run, the comment and reactions; Source reads from GitHub.
-	// Both are the repository's *github.Repo, or in a dry run a *DryRun, which posts nothing
+	// Both are the repository's *github.Repo, or in a dry run a *dryRun, which posts nothing
 	// and prints what it would post. Neither is nil.
 	Publisher Publisher
 	Source    source

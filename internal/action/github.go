@@ -14,8 +14,8 @@ import (
 )
 
 // Publisher is where the action's results go: the check run that gates the merge, the sticky
-// comment, and the reaction to a rerun command. *github.Repo posts them; DryRun prints what
-// would be posted. Deps always holds one: there is no nil client to forget to check.
+// comment, and the reaction to a rerun command. *github.Repo posts them; dryRun prints what
+// would be posted. deps always holds one: there is no nil client to forget to check.
 type Publisher interface {
 	CreateCheckRun(ctx context.Context, o github.CheckRunOptions) (id int64, url string, err error)
 	CompleteCheckRun(ctx context.Context, id int64, o github.CheckRunOutput) error
@@ -25,7 +25,7 @@ type Publisher interface {
 
 // source is what the action reads from GitHub: who may give a rerun command, the pull request
 // and its files (or a merge group's, by comparing its base and head), the gate's earlier check runs, and the base run's artifacts (baseline: auto).
-// *github.Repo reads them; DryRun has no API and answers every read with ErrDryRun.
+// *github.Repo reads them; dryRun has no API and answers every read with errDryRun.
 type source interface {
 	PermissionLevel(ctx context.Context, user string) (string, error)
 	GetPullRequest(ctx context.Context, n int) (*github.PullRequest, error)
@@ -45,7 +45,7 @@ var (
 // errDryRun is what a dry run answers when asked to read from GitHub.
 var errDryRun = errors.New("a dry run does not call the GitHub API")
 
-// dryRun is the Publisher and Source of `evalgate action --dry-run`: nothing is read from or
+// dryRun is the Publisher and source of `evalgate action --dry-run`: nothing is read from or
 // posted to GitHub; the completed check run and the comment are printed to Out, scrubbed and
 // between stop-commands markers (they carry model and agent text, which must not issue
 // workflow commands into the job log).
@@ -92,45 +92,45 @@ func (d *dryRun) UpsertComment(_ context.Context, pr int, o github.CommentOption
 // React does nothing: a dry run never acts on a rerun command.
 func (d *dryRun) React(context.Context, int64, string) error { return nil }
 
-// PermissionLevel answers ErrDryRun.
+// PermissionLevel answers errDryRun.
 func (d *dryRun) PermissionLevel(context.Context, string) (string, error) { return "", errDryRun }
 
-// GetPullRequest answers ErrDryRun.
+// GetPullRequest answers errDryRun.
 func (d *dryRun) GetPullRequest(context.Context, int) (*github.PullRequest, error) {
 	return nil, errDryRun
 }
 
-// ListPullRequestFiles answers ErrDryRun.
+// ListPullRequestFiles answers errDryRun.
 func (d *dryRun) ListPullRequestFiles(context.Context, int) ([]github.ChangedFile, bool, error) {
 	return nil, false, errDryRun
 }
 
-// CompareFiles answers ErrDryRun.
+// CompareFiles answers errDryRun.
 func (d *dryRun) CompareFiles(context.Context, string, string) ([]github.ChangedFile, bool, error) {
 	return nil, false, errDryRun
 }
 
-// ListCheckRuns answers ErrDryRun.
+// ListCheckRuns answers errDryRun.
 func (d *dryRun) ListCheckRuns(context.Context, string, github.ListCheckRunsOptions) ([]github.CheckRun, error) {
 	return nil, errDryRun
 }
 
-// GetWorkflowRun answers ErrDryRun.
+// GetWorkflowRun answers errDryRun.
 func (d *dryRun) GetWorkflowRun(context.Context, int64) (*github.WorkflowRun, error) {
 	return nil, errDryRun
 }
 
-// ListWorkflowRuns answers ErrDryRun.
+// ListWorkflowRuns answers errDryRun.
 func (d *dryRun) ListWorkflowRuns(context.Context, string, github.ListWorkflowRunsOptions) ([]github.WorkflowRun, error) {
 	return nil, errDryRun
 }
 
-// ListRunArtifacts answers ErrDryRun.
+// ListRunArtifacts answers errDryRun.
 func (d *dryRun) ListRunArtifacts(context.Context, int64, string) ([]github.Artifact, error) {
 	return nil, errDryRun
 }
 
-// DownloadArtifact answers ErrDryRun.
+// DownloadArtifact answers errDryRun.
 func (d *dryRun) DownloadArtifact(context.Context, int64, int64) ([]byte, error) {
 	return nil, errDryRun
 }
