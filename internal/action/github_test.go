@@ -3,12 +3,22 @@ package action
 import (
 	"bytes"
 	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/redact"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// stopToken is the random token of the ::stop-commands:: pause around a dry run's output.
+var stopToken = regexp.MustCompile(`::stop-commands::([0-9a-f]+)`)
 
 func TestDryRunPrintsWhatItWouldPost(t *testing.T) {
 	t.Parallel()
@@ -26,14 +36,17 @@ func TestDryRunPrintsWhatItWouldPost(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := out.String()
-	for _, want := range []string{"=== check run", `"head_sha": "abc123"`, `"conclusion": "failure"`, "=== comment (PR #7, marker <!-- m -->)", "::stop-commands::"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("dry run output lacks %q:\n%s", want, got)
-		}
+	toks := stopToken.FindAllStringSubmatch(got, -1)
+	if len(toks) != 2 {
+		t.Fatalf("want the check run and the comment each in a ::stop-commands:: pause:\n%s", got)
 	}
 	if strings.Contains(got, "sk-secret") {
 		t.Errorf("a credential reached the dry run's output:\n%s", got)
 	}
+	for i, m := range toks {
+		got = strings.ReplaceAll(got, m[1], fmt.Sprintf("TOKEN%d", i+1))
+	}
+	golden.Check(t, filepath.Join("testdata", "dryrun.txt"), got, *update)
 	if _, err := dry.PermissionLevel(ctx, "alice"); !errors.Is(err, errDryRun) {
 		t.Errorf("a dry run read GitHub: %v", err)
 	}
