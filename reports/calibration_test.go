@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/calibrate"
+	"github.com/evalgate/evalgate/internal/golden"
 )
 
 func calibrationFixture() *calibrate.Report {
@@ -66,8 +67,8 @@ func TestCalibrationRenderers(t *testing.T) {
 		}
 	}
 	checkMarkdown(t, md, false)
-	golden(t, "calibration.txt", table.String())
-	golden(t, "calibration.md", md)
+	golden.Check(t, goldenPath("calibration.txt"), table.String(), *update)
+	golden.Check(t, goldenPath("calibration.md"), md, *update)
 	var back calibrate.Report
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Criteria) != 2 {
 		t.Errorf("JSON does not read back: %v", err)

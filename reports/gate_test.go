@@ -3,10 +3,14 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/evalgate/evalgate/internal/gate"
 )
@@ -38,8 +42,23 @@ func TestRegressionDecisionRendersFailureEverywhere(t *testing.T) {
 		t.Errorf("table (%v):\n%s", err, tbl.String())
 	}
 	var junit bytes.Buffer
-	if err := writeJUnit(&junit, run, JUnitOptions{Gate: d}); err != nil || !strings.Contains(junit.String(), `<failure message="`+reason+`" type="gate">`) {
-		t.Errorf("junit.xml (%v) has no failed (gate) case:\n%s", err, junit.String())
+	if err := writeJUnit(&junit, run, JUnitOptions{Gate: d}); err != nil {
+		t.Fatal(err)
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(junit.Bytes(), &doc); err != nil {
+		t.Fatalf("junit.xml: %v\n%s", err, junit.String())
+	}
+	var gateFailures []string
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			if c.Classname == "(gate)" && c.Failure != nil {
+				gateFailures = append(gateFailures, c.Failure.Type+": "+c.Failure.Message)
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"gate: " + reason}, gateFailures); diff != "" {
+		t.Errorf("junit.xml's failed (gate) cases (-want +got):\n%s", diff)
 	}
 	var plain bytes.Buffer
 	if err := writeJUnit(&plain, run, JUnitOptions{}); err != nil || strings.Contains(plain.String(), "(gate)") {
@@ -58,8 +77,11 @@ func TestRegressionDecisionRendersFailureEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	var file CheckOutput
-	if err := json.Unmarshal(raw, &file); err != nil || file.Conclusion != co.Conclusion || file.Title != co.Title {
-		t.Errorf("check-run.json says %s %q (%v); the check run %s %q", file.Conclusion, file.Title, err, co.Conclusion, co.Title)
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatalf("check-run.json: %v", err)
+	}
+	if diff := cmp.Diff(co, file, cmpopts.IgnoreUnexported(Annotation{})); diff != "" {
+		t.Errorf("check-run.json is not the check run (-check run +file):\n%s", diff)
 	}
 }
 

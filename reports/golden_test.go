@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/compare"
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -49,7 +50,7 @@ func TestGolden(t *testing.T) {
 			if len(comment) > MaxCommentBytes {
 				t.Errorf("comment is %d bytes, limit %d", len(comment), MaxCommentBytes)
 			}
-			golden(t, tc.name+"/comment.md", comment)
+			golden.Check(t, goldenPath(tc.name+"/comment.md"), comment, *update)
 
 			sum := rep.StepSummary(SummaryOptions{RunURL: "https://github.com/acme/agents/actions/runs/9876543210"})
 			checkMarkdown(t, sum, false)
@@ -57,7 +58,7 @@ func TestGolden(t *testing.T) {
 				t.Errorf("summary is %d bytes, limit %d", len(sum), maxStepSummaryBytes)
 			}
 			if !tc.skipWide {
-				golden(t, tc.name+"/summary.md", sum)
+				golden.Check(t, goldenPath(tc.name+"/summary.md"), sum, *update)
 			}
 
 			co := rep.CheckRun(CheckOptions{RunURL: "https://github.com/acme/agents/actions/runs/9876543210"})
@@ -71,7 +72,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !tc.skipWide {
-				golden(t, tc.name+"/check-run.json", string(js)+"\n")
+				golden.Check(t, goldenPath(tc.name+"/check-run.json"), string(js)+"\n", *update)
 			}
 
 			var tbl bytes.Buffer
@@ -82,7 +83,7 @@ func TestGolden(t *testing.T) {
 				t.Errorf("terminal table carries control characters")
 			}
 			if !tc.skipWide {
-				golden(t, tc.name+"/table.txt", tbl.String())
+				golden.Check(t, goldenPath(tc.name+"/table.txt"), tbl.String(), *update)
 			}
 
 			var idx, junit bytes.Buffer
@@ -93,8 +94,8 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !tc.skipWide {
-				golden(t, tc.name+"/index.jsonl", idx.String())
-				golden(t, tc.name+"/junit.xml", junit.String())
+				golden.Check(t, goldenPath(tc.name+"/index.jsonl"), idx.String(), *update)
+				golden.Check(t, goldenPath(tc.name+"/junit.xml"), junit.String(), *update)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -10,35 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/evalgate/evalgate/internal/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-// golden compares got with testdata/golden/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./reports -update` to create it)", err)
-	}
-	want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got; `go test ./reports -update` accepts an intended change):\n%s", name, diff)
-	}
-}
+// goldenPath is where the golden file name lives: under testdata/golden.
+func goldenPath(name string) string { return filepath.Join("testdata", "golden", name) }
 
 // loadRun reads testdata/results/name.json.
 func loadRun(t *testing.T, name string) *result.Run {
@@ -183,6 +160,30 @@ func countCells(line string) int {
 		}
 	}
 	return n - 1
+}
+
+// markdownRows returns the cells of the Markdown table rows of md whose first cell is first,
+// split as countCells counts them and trimmed.
+func markdownRows(md, first string) [][]string {
+	var rows [][]string
+	for _, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "| "+first+" |") {
+			continue
+		}
+		var cells []string
+		start := 1
+		for i := 1; i < len(line); i++ {
+			switch line[i] {
+			case '\\':
+				i++
+			case '|':
+				cells = append(cells, strings.TrimSpace(line[start:i]))
+				start = i + 1
+			}
+		}
+		rows = append(rows, cells)
+	}
+	return rows
 }
 
 // bigRun generates a deterministic run of n tests over six suites, with long reasoning and

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/llm"
 	"github.com/evalgate/evalgate/internal/result"
@@ -37,8 +38,8 @@ func TestIndexListsEachCriterionOnce(t *testing.T) {
 	in := &judge.Input{Question: "q", Answer: "a"}
 	th := result.DefaultThresholds
 	graders := []*result.GraderResult{
-		(&judge.Judge{Client: replies(`{"checks":[{"id":"adds","satisfied":true,"reasoning":"yes"},{"id":"keeps","satisfied":false,"reasoning":"no"}],"overall_reasoning":"half"}`)}).Grade(context.Background(), checklist, in, th),
-		(&judge.Judge{Client: replies(`{"checks":[{"id":"accuracy","score":8,"reasoning":"close"}]}`)}).Grade(context.Background(), ranged, in, th),
+		(&judge.Judge{Client: replies(`{"checks":[{"id":"adds","satisfied":true,"reasoning":"yes"},{"id":"keeps","satisfied":false,"reasoning":"no"}],"overall_reasoning":"half"}`)}).Grade(t.Context(), checklist, in, th),
+		(&judge.Judge{Client: replies(`{"checks":[{"id":"accuracy","score":8,"reasoning":"close"}]}`)}).Grade(t.Context(), ranged, in, th),
 	}
 	for _, g := range graders {
 		g.DurationMS = 0 // wall time would make the golden flaky
@@ -64,5 +65,5 @@ func TestIndexListsEachCriterionOnce(t *testing.T) {
 			t.Errorf("scores[%d].assertions = %q, want %q", i, got, want[i])
 		}
 	}
-	golden(t, "judged/index.jsonl", buf.String())
+	golden.Check(t, goldenPath("judged/index.jsonl"), buf.String(), *update)
 }

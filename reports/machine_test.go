@@ -213,6 +213,7 @@ type junitDoc struct {
 			Time      string `xml:"time,attr"`
 			Failure   *struct {
 				Message string `xml:"message,attr"`
+				Type    string `xml:"type,attr"`
 				Body    string `xml:",chardata"`
 			} `xml:"failure"`
 			Error *struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/result"
 )
 
@@ -44,7 +45,7 @@ func TestTableFitsTheWidth(t *testing.T) {
 			if !strings.Contains(strings.Join(strings.Fields(out), " "), "connect: connection refused") {
 				t.Errorf("the cause of the agent error does not show:\n%s", out)
 			}
-			golden(t, fmt.Sprintf("mixed/table-%d.txt", width), out)
+			golden.Check(t, goldenPath(fmt.Sprintf("mixed/table-%d.txt", width)), out, *update)
 		})
 	}
 }

@@ -19,14 +19,14 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// Deps are the action's connections to the world; cmd/evalgate builds them.
-type Deps struct {
+// deps are the action's connections to the world; cmd/evalgate builds them.
+type deps struct {
 	Event *event.Event
 	// Publisher posts the check run, the comment and reactions; Source reads from GitHub.
-	// Both are the repository's *github.Repo, or in a dry run a *DryRun, which posts nothing
+	// Both are the repository's *github.Repo, or in a dry run a *dryRun, which posts nothing
 	// and prints what it would post. Neither is nil.
 	Publisher Publisher
-	Source    Source
+	Source    source
 	// DryRun is true for `evalgate action --dry-run`: a checkout that is not the event's
 	// commit only warns, and the comment is shown even without a pull request.
 	DryRun bool
@@ -62,36 +62,37 @@ type plan struct {
 	selected bool           // false: run every suite (push, dispatch)
 	base     string
 	baseRef  string // the pull request's base branch (for baseline: auto)
-	trust    Trust
+	trust    trust
 	prev     previous // the gate before a partial rerun
 }
 
 // ExitError ends the action with a non-zero exit status: the gate failed (1), the event or
-// the configuration could not be handled (2), or the run was cancelled (130). Run returns nil
+// the configuration could not be handled (2), or the run was cancelled (130). Main returns nil
 // when the gate passed or there was nothing to do.
 type ExitError struct {
 	Code   int
 	Reason string
 }
 
+// Error is the reason the action ended.
 func (e *ExitError) Error() string { return e.Reason }
 
 // The ways a run of the action ends other than a pass. Everything they stand for has been
-// reported (log, summary, check run) by the time Run returns one.
+// reported (log, summary, check run) by the time run returns one.
 var (
-	ErrGateFailed = &ExitError{Code: 1, Reason: "the gate failed"}
-	ErrConfig     = &ExitError{Code: 2, Reason: "the event or configuration could not be handled"}
-	ErrCancelled  = &ExitError{Code: 130, Reason: "cancelled"}
+	errGateFailed = &ExitError{Code: 1, Reason: "the gate failed"}
+	errConfig     = &ExitError{Code: 2, Reason: "the event or configuration could not be handled"}
+	errCancelled  = &ExitError{Code: 130, Reason: "cancelled"}
 )
 
 // finishTimeout bounds the writes that complete the gate after the run was cancelled. The
 // runner escalates a cancel from SIGINT to SIGTERM after 7.5 s and kills 2.5 s later.
 const finishTimeout = 7 * time.Second
 
-// Run handles one event. It returns ErrGateFailed when the gate fails, ErrCancelled when the
-// run was interrupted (after completing its check run as cancelled), ErrConfig when the event
+// run handles one event. It returns errGateFailed when the gate fails, errCancelled when the
+// run was interrupted (after completing its check run as cancelled), errConfig when the event
 // or configuration could not be handled, and nil otherwise.
-func Run(ctx context.Context, in Inputs, d Deps) error {
+func run(ctx context.Context, in inputs, d deps) error {
 	if d.Publisher == nil || d.Source == nil || d.Event == nil {
 		return errors.New("action: Deps needs an Event, a Publisher and a Source (a *github.Repo, or a *DryRun)")
 	}
@@ -110,7 +111,7 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 	p, err, ok := d.plan(ctx, in)
 	if !ok {
 		if ctx.Err() != nil {
-			return ErrCancelled
+			return errCancelled
 		}
 		return err
 	}
@@ -136,7 +137,7 @@ func Run(ctx context.Context, in Inputs, d Deps) error {
 
 // runSuites runs the selected suites and publishes the run: the check run opens before the
 // first test and is completed even when the run is cancelled.
-func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error {
+func (d *deps) runSuites(ctx context.Context, in inputs, p plan, job Job) error {
 	pub := d.openGate(ctx, in, p)
 	// When the cancel came tells tests it interrupted from tests that had finished.
 	cancelledAt := make(chan time.Time, 1)
@@ -178,7 +179,7 @@ func (d *Deps) runSuites(ctx context.Context, in Inputs, p plan, job Job) error 
 }
 
 // adaptive reports whether some suite's trials are adaptive (max above count).
-func adaptive(in Inputs, suites []*suite.Suite) bool {
+func adaptive(in inputs, suites []*suite.Suite) bool {
 	for _, s := range suites {
 		// The engine's own rule (suite.TrialsWith), so the baseline is fetched exactly when
 		// the engine will compare with it.
@@ -191,7 +192,7 @@ func adaptive(in Inputs, suites []*suite.Suite) bool {
 
 // nothingRan answers a selection with no test in it. A partial rerun whose glob matched
 // nothing leaves the gate as it was; anything else touched no eval suite.
-func (d *Deps) nothingRan(ctx context.Context, in Inputs, p plan, suites []*suite.Suite) error {
+func (d *deps) nothingRan(ctx context.Context, in inputs, p plan, suites []*suite.Suite) error {
 	if p.only != "" {
 		d.nothingSelected(in, p, suites)
 		d.react(ctx, p, "confused")
@@ -226,7 +227,7 @@ func unselected(all, picked []*suite.Suite, why map[string]string) []result.Unse
 }
 
 // pick selects the suites to run and says why for each.
-func (d *Deps) pick(ctx context.Context, in Inputs, p plan, suites []*suite.Suite) ([]*suite.Suite, map[string]string) {
+func (d *deps) pick(ctx context.Context, in inputs, p plan, suites []*suite.Suite) ([]*suite.Suite, map[string]string) {
 	why := map[string]string{}
 	if p.only != "" || !p.selected {
 		var out []*suite.Suite
@@ -267,7 +268,7 @@ func (d *Deps) pick(ctx context.Context, in Inputs, p plan, suites []*suite.Suit
 // changedFiles lists the PR's files (a merge group's: the files its head changes since its
 // base) through the API, falling back to git diff when the API caps the list or is unavailable
 // (a dry run has no API).
-func (d *Deps) changedFiles(ctx context.Context, p plan) ([]string, error) {
+func (d *deps) changedFiles(ctx context.Context, p plan) ([]string, error) {
 	what := "PR files"
 	var files []github.ChangedFile
 	var truncated bool
@@ -295,7 +296,7 @@ func (d *Deps) changedFiles(ctx context.Context, p plan) ([]string, error) {
 	return changes.FromGitDiff(ctx, d.Root, p.base, p.sha)
 }
 
-func (d *Deps) react(ctx context.Context, p plan, content string) {
+func (d *deps) react(ctx context.Context, p plan, content string) {
 	if p.comment != nil {
 		if err := d.Publisher.React(ctx, p.comment.ID, content); err != nil {
 			d.logf("evalgate: reaction: %v", err)
@@ -305,6 +306,6 @@ func (d *Deps) react(ctx context.Context, p plan, content string) {
 
 // logf writes one of evalgate's own lines to the job log. Arguments may carry repository
 // text (paths, globs, logins, API errors): the line is escaped so it stays one line.
-func (d *Deps) logf(format string, args ...any) {
+func (d *deps) logf(format string, args ...any) {
 	fmt.Fprintln(d.Log, oneLine(fmt.Sprintf(format, args...)))
 }

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
@@ -41,11 +44,16 @@ func TestActionPullRequest(t *testing.T) {
 	if body := srv.Comments(42)[0].Body; !strings.Contains(body, "add-divide") || strings.Contains(body, "changelog-entry") {
 		t.Fatalf("comment should hold only the calculator suite:\n%s", body)
 	}
-	out := r.File(r.Output)
-	for _, want := range []string{"verdict<<", "fail", "check-run-id<<", "comment-url<<"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("outputs lack %q:\n%s", want, out)
-		}
+	var suites []string
+	for _, s := range r.Results().Suites {
+		suites = append(suites, s.Path)
+	}
+	if diff := cmp.Diff([]string{"evals/calculator.eval.yaml"}, suites); diff != "" {
+		t.Errorf("results.json suites (-want +got):\n%s", diff)
+	}
+	out := r.Outputs()
+	if out["verdict"] != "fail" || out["check-run-id"] != strconv.FormatInt(cr.ID, 10) || out["comment-url"] == "" {
+		t.Errorf("outputs %v: want verdict fail, check-run-id %d and a comment-url", out, cr.ID)
 	}
 	if !strings.Contains(r.File(r.Summary), "add-divide") {
 		t.Error("step summary lacks the table")
@@ -291,8 +299,8 @@ func TestActionMergeGroup(t *testing.T) {
 	if s := r.File(r.Summary); !strings.Contains(s, "add-divide") || strings.Contains(s, "changelog-entry") {
 		t.Fatalf("the summary should hold only the calculator suite:\n%s", s)
 	}
-	if out := r.File(r.Output); !strings.Contains(out, "verdict<<") {
-		t.Fatalf("no outputs:\n%s", out)
+	if out := r.Outputs(); out["verdict"] != "fail" {
+		t.Fatalf("outputs %v, want verdict fail", out)
 	}
 }
 
@@ -320,8 +328,8 @@ func TestActionConfigErrorReplacesComment(t *testing.T) {
 	if s := r.File(r.Summary); !strings.Contains(s, "no-such-target") {
 		t.Fatalf("summary:\n%s", s)
 	}
-	if out := r.File(r.Output); !strings.Contains(out, "verdict<<") || !strings.Contains(out, "\nerror\n") {
-		t.Fatalf("outputs:\n%s", out)
+	if out := r.Outputs(); out["verdict"] != "error" {
+		t.Fatalf("outputs %v, want verdict error", out)
 	}
 	if strings.Contains(log, `\n`) {
 		t.Fatalf("the log has an escaped line break:\n%s", log)

@@ -31,7 +31,7 @@ const maxBaselineReason = 400
 // summary and the check run. A missing or unreadable baseline never fails the run: the results are
 // reported without deltas (the first run on a branch has none). A baseline only adds deltas
 // and, with fail_on_regression, failures: it can never make the gate pass.
-func (d *Deps) baseline(ctx context.Context, in Inputs, p plan, cancelled bool) (*result.Run, string) {
+func (d *deps) baseline(ctx context.Context, in inputs, p plan, cancelled bool) (*result.Run, string) {
 	switch {
 	case in.Baseline == "":
 		return nil, ""
@@ -66,7 +66,7 @@ func (d *Deps) baseline(ctx context.Context, in Inputs, p plan, cancelled bool) 
 // request's base commit (or, failing that, the newest older one on its base branch) from the
 // workflow-runs and artifacts APIs; damaged artifacts are skipped (see baseline.Find). It
 // needs the actions: read permission, which a fork's read-only token has too.
-func (d *Deps) autoBaseline(ctx context.Context, in Inputs, p plan) (*result.Run, string) {
+func (d *deps) autoBaseline(ctx context.Context, in inputs, p plan) (*result.Run, string) {
 	if (p.pr == 0 && d.Event.Name != "merge_group") || (p.base == "" && p.baseRef == "") {
 		// The runs that upload the baseline (pushes to the default branch) have no base.
 		d.logf("evalgate: baseline: auto compares pull requests with their base; not a pull request")

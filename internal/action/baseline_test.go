@@ -83,10 +83,10 @@ func TestAutoBaseline(t *testing.T) {
 		}, scoredRun(2, 0.9), false, false, nil, "success", "Baseline: artifact `evalgate-report` of the push run of `evals.yml` on the base commit `b45e00000000`", true},
 		{"regression fails only with fail_on_regression", func(t *testing.T, srv *githubtest.Server) {
 			pushRun(srv, baseSHA, "main", reportZip(t, scoredRun(8, 1)))
-		}, scoredRun(8, 0.85), false, true, ErrGateFailed, "failure", "Baseline: artifact", true}, // 8 single-sample drops: the pooled test is significant
+		}, scoredRun(8, 0.85), false, true, errGateFailed, "failure", "Baseline: artifact", true}, // 8 single-sample drops: the pooled test is significant
 		{"a fork's better baseline cannot pass a failing run", func(t *testing.T, srv *githubtest.Server) {
 			pushRun(srv, baseSHA, "main", reportZip(t, scoredRun(2, 0)))
-		}, scoredRun(2, 0.5), true, false, ErrGateFailed, "failure", "Baseline: artifact", true},
+		}, scoredRun(2, 0.5), true, false, errGateFailed, "failure", "Baseline: artifact", true},
 		{"branch fallback", func(t *testing.T, srv *githubtest.Server) {
 			pushRun(srv, "older", "main", reportZip(t, scoredRun(2, 1)))
 		}, scoredRun(2, 0.9), false, false, nil, "success", "the newest usable run on the base branch `main`", true},
@@ -126,12 +126,12 @@ func TestAutoBaseline(t *testing.T) {
 			ev := &event.Event{Name: "pull_request", Owner: "acme", Repo: "agents", PR: 7, HeadSHA: "head", BaseSHA: baseSHA, BaseRef: "main", IsFork: tt.fork,
 				WorkflowRef: "acme/agents/.github/workflows/evals.yml@refs/pull/7/merge"}
 			var log bytes.Buffer
-			d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: ev, Log: &log, Root: t.TempDir()}
-			in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Comment: "always",
+			d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: ev, Log: &log, Root: t.TempDir()}
+			in := inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Comment: "always",
 				Baseline: "auto", BaselineArtifact: "evalgate-report", FailOnRegression: tt.regress}
 			p := plan{sha: "head", pr: 7, base: baseSHA, baseRef: "main"}
 			pub := &publisher{d: d, in: in, p: p, checkID: id, forbidden: tt.fork}
-			if err := pub.publish(context.Background(), tt.head, nil, time.Time{}); err != tt.wantExit {
+			if err := pub.publish(t.Context(), tt.head, nil, time.Time{}); err != tt.wantExit {
 				t.Fatalf("publish: %v, want %v; log:\n%s", err, tt.wantExit, log.String())
 			}
 			if n, dl := srv.Count(githubtest.ListWorkflowRuns), len(srv.BlobRequests()); strings.HasPrefix(tt.name, "on the base commit") && (n != 1 || dl != 1) {
@@ -180,14 +180,14 @@ func TestAutoBaselineOutsidePullRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Name: "push", Owner: "acme", Repo: "agents"}, Log: io.Discard}
-	in := Inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
-	cmp, note := d.baseline(context.Background(), in, plan{sha: "abc"}, false)
+	d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Name: "push", Owner: "acme", Repo: "agents"}, Log: io.Discard}
+	in := inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
+	cmp, note := d.baseline(t.Context(), in, plan{sha: "abc"}, false)
 	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
 		t.Fatalf("comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
 	}
 	// Nor does a cancelled pull request run, whose last seconds go to the check run.
-	cmp, note = d.baseline(context.Background(), in, plan{sha: "abc", pr: 7, base: "b", baseRef: "main"}, true)
+	cmp, note = d.baseline(t.Context(), in, plan{sha: "abc", pr: 7, base: "b", baseRef: "main"}, true)
 	if cmp != nil || note != "" || len(srv.Requests()) != 0 {
 		t.Fatalf("cancelled: comparison %v, note %q, %d requests; want none", cmp, note, len(srv.Requests()))
 	}
@@ -206,9 +206,9 @@ func TestAutoBaselineInAMergeGroup(t *testing.T) {
 	ev := &event.Event{Name: "merge_group", Owner: "acme", Repo: "agents", HeadSHA: "head", BaseSHA: "base1", BaseRef: "main",
 		WorkflowRef: "acme/agents/.github/workflows/evals.yml@refs/heads/gh-readonly-queue/main/pr-1-base1"}
 	var log bytes.Buffer
-	d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: ev, Log: &log}
-	in := Inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
-	cmp, note := d.baseline(context.Background(), in, plan{sha: "head", base: "base1", baseRef: "main", selected: true}, false)
+	d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: ev, Log: &log}
+	in := inputs{Baseline: "auto", BaselineArtifact: "evalgate-report"}
+	cmp, note := d.baseline(t.Context(), in, plan{sha: "head", base: "base1", baseRef: "main", selected: true}, false)
 	if cmp == nil || !strings.Contains(note, "the base commit `base1`") {
 		t.Fatalf("comparison %v, note %q; want the base commit's run\n%s", cmp, note, log.String())
 	}

@@ -31,13 +31,13 @@ func BenchmarkCompleteCheck(b *testing.B) {
 		}
 		return gh
 	}
-	d := &Deps{Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard}
+	d := &deps{Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard}
 	check := reports.CheckOutput{Title: "6991 failed", Summary: "summary", Text: "details", Conclusion: gate.Failure}
 	for i := range failed {
 		check.Annotations = append(check.Annotations, reports.Annotation{Path: "evals/big.eval.yaml", StartLine: i + 1, EndLine: i + 1,
 			Level: reports.LevelFailure, Title: fmt.Sprintf("big › t%04d › rubrics › c: fail", i), Message: "criterion failed\nJudge: no"})
 	}
-	ctx := context.Background()
+	ctx := b.Context()
 	var requests int
 	for b.Loop() {
 		d.Publisher = client().Repo("acme", "agents")
@@ -46,7 +46,7 @@ func BenchmarkCompleteCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 		before := srv.Count(githubtest.UpdateCheck)
-		pub := &publisher{d: d, in: Inputs{CheckName: "evalgate"}, checkID: id}
+		pub := &publisher{d: d, in: inputs{CheckName: "evalgate"}, checkID: id}
 		pub.complete(ctx, postedCheck(check, "evalgate-report", true))
 		requests += srv.Count(githubtest.UpdateCheck) - before
 	}

@@ -50,10 +50,10 @@ func (r *runner) runArgs(ctx context.Context, flags ...string) (int, string, str
 		code = exit.Code
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		fmt.Fprintln(log, "evalgate: interrupted")
-		code = ErrCancelled.Code
+		code = errCancelled.Code
 	default:
 		fmt.Fprintf(log, "evalgate: %v\n", err)
-		code = ErrConfig.Code
+		code = errConfig.Code
 	}
 	return code, stdout.String(), log.String()
 }

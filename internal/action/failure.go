@@ -29,9 +29,9 @@ type failure struct {
 	notGraded string
 }
 
-// fail publishes f and returns how the action ends: ErrCancelled or ErrConfig. pub is the
+// fail publishes f and returns how the action ends: errCancelled or errConfig. pub is the
 // publisher whose check run is open, or nil to open one now.
-func (d *Deps) fail(ctx context.Context, in Inputs, p plan, pub *publisher, f failure) error {
+func (d *deps) fail(ctx context.Context, in inputs, p plan, pub *publisher, f failure) error {
 	if f.cancelled != nil && ctx.Err() != nil {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 		defer cancel()
@@ -59,9 +59,9 @@ func (d *Deps) fail(ctx context.Context, in Inputs, p plan, pub *publisher, f fa
 	d.finish(in, nil, verdict, commentURL, pub.checkID)
 	d.react(ctx, p, "confused")
 	if f.cancelled != nil {
-		return ErrCancelled
+		return errCancelled
 	}
-	return ErrConfig
+	return errConfig
 }
 
 // maxFailureText bounds the error a failure shows, so that its comment and check run always fit.
@@ -77,7 +77,7 @@ func (f failure) title() string {
 
 // body is the Markdown the comment, the summary and the check run show: what failed, the
 // error, and what did not run.
-func (f failure) body(in Inputs, p plan) string {
+func (f failure) body(in inputs, p plan) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## ❌ %s\n\n", f.title())
 	if f.cancelled != nil {
@@ -122,14 +122,14 @@ func suitePaths(suites []*suite.Suite) []string {
 
 // execute runs the job with what trust allows, turning a crash of a stage into an error so that it is reported like
 // one rather than leave the check run in progress and the comment stale.
-func (d *Deps) execute(ctx context.Context, trust Trust, job Job) (run *result.Run, err error) {
+func (d *deps) execute(ctx context.Context, tr trust, job Job) (run *result.Run, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			d.logErr("evalgate: internal error", fmt.Errorf("%v\n%s", r, debug.Stack()))
 			run, err = nil, fmt.Errorf("evalgate crashed (internal error, please report it): %v", r)
 		}
 	}()
-	if trust.ForkCode {
+	if tr.ForkCode {
 		job.Fork = d.forkPolicy(ctx, job.Suites)
 		d.logf("evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts, no variables or credentials in an agent's env:")
 	}
@@ -139,7 +139,7 @@ func (d *Deps) execute(ctx context.Context, trust Trust, job Job) (run *result.R
 // logErr writes an error that may span lines (a configuration error lists every problem) to
 // the job log one line at a time, each with evalgate's prefix, so that no repository text
 // starts a line of its own and no literal \n appears.
-func (d *Deps) logErr(prefix string, err error) {
+func (d *deps) logErr(prefix string, err error) {
 	if err == nil {
 		d.logf("%s", prefix)
 		return

@@ -28,19 +28,19 @@ func TestFailuresAreReported(t *testing.T) {
 		logs       []string
 	}{
 		{name: "the eval files do not load", loadErr: errors.New("evals/billing.eval.yaml:3: unknown key \"asserts\" (did you mean assert?)\nevals/support.eval.yaml:7: tests: want a list"),
-			want: ErrConfig, conclusion: "failure", verdict: "error",
+			want: errConfig, conclusion: "failure", verdict: "error",
 			says: []string{"could not load the eval files", "evals/billing.eval.yaml:3: unknown key", "evals/support.eval.yaml:7: tests", "Not run:** every eval suite", "has no eval results"},
 			logs: []string{"evalgate: could not load the eval files: evals/billing.eval.yaml:3: unknown key", "\nevalgate:   evals/support.eval.yaml:7: tests: want a list\n"}},
 		{name: "the configuration is refused before the first test",
 			execute: func(context.Context, context.CancelFunc, Job) (*result.Run, error) { return nil, configErr },
-			want:    ErrConfig, conclusion: "failure", verdict: "error",
+			want:    errConfig, conclusion: "failure", verdict: "error",
 			says: []string{"could not run the eval suites", "unknown provider", "judge \"grader\" is not a target", "the 1 eval suite(s) selected", "`evals/billing.eval.yaml`"},
 			logs: []string{"evalgate: could not run the eval suites: .agentv/targets.yaml:4:", "\nevalgate:   evals/billing.eval.yaml:9: judge"}},
 		{name: "a stage crashes",
 			execute: func(context.Context, context.CancelFunc, Job) (*result.Run, error) {
 				panic("index out of range [3] with length 3")
 			},
-			want: ErrConfig, conclusion: "failure", verdict: "error",
+			want: errConfig, conclusion: "failure", verdict: "error",
 			says: []string{"evalgate crashed (internal error", "index out of range", "`evals/billing.eval.yaml`"},
 			logs: []string{"evalgate: internal error: index out of range"}},
 		{name: "the run is cancelled before any result",
@@ -48,7 +48,7 @@ func TestFailuresAreReported(t *testing.T) {
 				cancel()
 				return nil, ctx.Err()
 			},
-			want: ErrCancelled, conclusion: "cancelled", verdict: "cancelled",
+			want: errCancelled, conclusion: "cancelled", verdict: "cancelled",
 			says: []string{"Cancelled before any result", "The run was cancelled", "`evals/billing.eval.yaml`"}},
 	}
 	for _, tt := range tests {
@@ -59,7 +59,7 @@ func TestFailuresAreReported(t *testing.T) {
 			j.srv.Files = []map[string]any{{"filename": billingSuite}}
 			// The previous run's results, which must not stand.
 			j.srv.AddComment(2, j.srv.BotLogin, "<!-- evalgate:comment key=evalgate -->\n## ✅ evalgate: all 3 tests passed")
-			ctx, cancel := context.WithCancel(context.Background())
+			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			if tt.execute != nil {
 				j.execute = func(ctx context.Context, job Job) (*result.Run, error) { return tt.execute(ctx, cancel, job) }
@@ -112,7 +112,7 @@ func TestFailureWithoutAComment(t *testing.T) {
 			j := newJob(t, tt.event, webhookPayload(t, tt.payload), nil)
 			j.head, j.loadErr = tt.head, errors.New("evals/billing.eval.yaml:3: bad")
 			j.inputs["comment"] = "never"
-			if err := j.run(context.Background()); err != ErrConfig {
+			if err := j.run(t.Context()); err != errConfig {
 				t.Fatalf("Run: %v", err)
 			}
 			if n := j.srv.Count(githubtest.CreateComment) + j.srv.Count(githubtest.ListComments); n != 0 {
@@ -134,7 +134,7 @@ func TestDryRunPrintsTheFailure(t *testing.T) {
 	t.Parallel()
 	j := newJob(t, "pull_request", webhookPayload(t, "pull_request.synchronize"), nil)
 	j.dry, j.head, j.loadErr = true, "ec26c3e57ca3a959ca5aad62de7213c562f8c821", errors.New("evals/billing.eval.yaml:3: bad")
-	if err := j.run(context.Background()); err != ErrConfig {
+	if err := j.run(t.Context()); err != errConfig {
 		t.Fatalf("Run: %v", err)
 	}
 	got := j.dryOut.String()
@@ -158,8 +158,8 @@ func TestRerunWhosePullRequestCannotBeRead(t *testing.T) {
 	})
 	j.srv.Permissions["Codertocat"] = "write"
 	j.srv.Fail(githubtest.GetPull, githubtest.Fault{Status: 404, Body: `{"message":"Not Found"}`})
-	if err := j.run(context.Background()); err != ErrConfig {
-		t.Fatalf("Run: %v, want %v\n%s", err, ErrConfig, j.logText())
+	if err := j.run(t.Context()); err != errConfig {
+		t.Fatalf("Run: %v, want %v\n%s", err, errConfig, j.logText())
 	}
 	if got := j.ranSuites(); len(got) != 0 {
 		t.Fatalf("ran %v", got)

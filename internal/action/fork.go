@@ -18,12 +18,12 @@ import (
 )
 
 // The fork-code host policy: what a run must hold to when the trust table lets a fork's code
-// run with the job's secrets (Trust.ForkCode, allow_fork_code).
+// run with the job's secrets (trust.ForkCode, allow_fork_code).
 
 // forkPolicy is the pipeline.Fork of a job whose suites are the fork's: vendor keys go only to
 // hosts the base branch and the workflow configure, and no agent's env: may carry the job's
 // environment or credentials.
-func (d *Deps) forkPolicy(ctx context.Context, suites []*suite.Suite) *pipeline.Fork {
+func (d *deps) forkPolicy(ctx context.Context, suites []*suite.Suite) *pipeline.Fork {
 	getenv := d.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }

@@ -41,7 +41,7 @@ type previous struct {
 // openGate opens the run's check run and, for a partial rerun, then reads the gate before it:
 // the check run just opened names the GitHub App this job posts as, the only app whose
 // earlier check runs it believes.
-func (d *Deps) openGate(ctx context.Context, in Inputs, p plan) *publisher {
+func (d *deps) openGate(ctx context.Context, in inputs, p plan) *publisher {
 	pub := d.publisher(ctx, in, p)
 	if p.only != "" {
 		pub.p.prev = d.previousGate(ctx, in, p.sha, pub.checkID)
@@ -52,7 +52,7 @@ func (d *Deps) openGate(ctx context.Context, in Inputs, p plan) *publisher {
 // previousGate reads the newest check run named like the gate on sha that this job's app
 // (the app of its own check run, own) created before own, and authenticates its state: by
 // that app alone, or with a key (d.ShardKey) also by the state's signature for sha.
-func (d *Deps) previousGate(ctx context.Context, in Inputs, sha string, own int64) previous {
+func (d *deps) previousGate(ctx context.Context, in inputs, sha string, own int64) previous {
 	// filter=all: own is now the latest of its app, and other apps' runs are named in the log.
 	runs, err := d.Source.ListCheckRuns(ctx, sha, github.ListCheckRunsOptions{CheckName: in.CheckName})
 	if err != nil {

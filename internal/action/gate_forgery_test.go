@@ -60,14 +60,14 @@ func partialRerun(t *testing.T, srv *githubtest.Server, key, only string, graded
 }
 
 // testDeps are the action's dependencies on the fake, with key as EVALGATE_SHARD_KEY.
-func testDeps(t *testing.T, srv *githubtest.Server, key string, log io.Writer) *Deps {
+func testDeps(t *testing.T, srv *githubtest.Server, key string, log io.Writer) *deps {
 	t.Helper()
 	gh, err := github.New(srv.Client(), srv.APIURL(), "token", github.Options{WriteSpacing: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	repo := gh.Repo("acme", "agents")
-	return &Deps{Publisher: repo, Source: repo, Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: log, Root: t.TempDir(), ShardKey: key}
+	return &deps{Publisher: repo, Source: repo, Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: log, Root: t.TempDir(), ShardKey: key}
 }
 
 // gateRun publishes run on forgeSHA as "/evalgate rerun only" ("": a full run) would.
@@ -75,7 +75,7 @@ func gateRun(t *testing.T, srv *githubtest.Server, key, only string, run *result
 	t.Helper()
 	var log strings.Builder
 	d := testDeps(t, srv, key, &log)
-	in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate"}
+	in := inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate"}
 	pub := d.openGate(t.Context(), in, plan{sha: forgeSHA, only: only})
 	if pub.checkID == 0 {
 		t.Fatalf("no check run opened:\n%s", log.String())
@@ -204,7 +204,7 @@ func TestSignedStateChains(t *testing.T) {
 		t.Parallel()
 		srv := githubtest.New(t)
 		var log strings.Builder
-		testDeps(t, srv, forgeKey, &log).noSuites(t.Context(), Inputs{CheckName: "evalgate"}, plan{sha: forgeSHA})
+		testDeps(t, srv, forgeKey, &log).noSuites(t.Context(), inputs{CheckName: "evalgate"}, plan{sha: forgeSHA})
 		if runs := srv.CheckRuns(); len(runs) != 1 || !strings.Contains(runs[0].Summary, " hmac-sha256=") {
 			t.Fatalf("the no-suites check run is not signed: %+v\n%s", runs, log.String())
 		}

@@ -14,8 +14,8 @@ import (
 )
 
 // Publisher is where the action's results go: the check run that gates the merge, the sticky
-// comment, and the reaction to a rerun command. *github.Repo posts them; DryRun prints what
-// would be posted. Deps always holds one: there is no nil client to forget to check.
+// comment, and the reaction to a rerun command. *github.Repo posts them; dryRun prints what
+// would be posted. deps always holds one: there is no nil client to forget to check.
 type Publisher interface {
 	CreateCheckRun(ctx context.Context, o github.CheckRunOptions) (id int64, url string, err error)
 	CompleteCheckRun(ctx context.Context, id int64, o github.CheckRunOutput) error
@@ -23,10 +23,10 @@ type Publisher interface {
 	React(ctx context.Context, commentID int64, content string) error
 }
 
-// Source is what the action reads from GitHub: who may give a rerun command, the pull request
+// source is what the action reads from GitHub: who may give a rerun command, the pull request
 // and its files (or a merge group's, by comparing its base and head), the gate's earlier check runs, and the base run's artifacts (baseline: auto).
-// *github.Repo reads them; DryRun has no API and answers every read with ErrDryRun.
-type Source interface {
+// *github.Repo reads them; dryRun has no API and answers every read with errDryRun.
+type source interface {
 	PermissionLevel(ctx context.Context, user string) (string, error)
 	GetPullRequest(ctx context.Context, n int) (*github.PullRequest, error)
 	ListPullRequestFiles(ctx context.Context, n int) ([]github.ChangedFile, bool, error)
@@ -37,19 +37,19 @@ type Source interface {
 
 var (
 	_ Publisher = (*github.Repo)(nil)
-	_ Source    = (*github.Repo)(nil)
-	_ Publisher = (*DryRun)(nil)
-	_ Source    = (*DryRun)(nil)
+	_ source    = (*github.Repo)(nil)
+	_ Publisher = (*dryRun)(nil)
+	_ source    = (*dryRun)(nil)
 )
 
-// ErrDryRun is what a dry run answers when asked to read from GitHub.
-var ErrDryRun = errors.New("a dry run does not call the GitHub API")
+// errDryRun is what a dry run answers when asked to read from GitHub.
+var errDryRun = errors.New("a dry run does not call the GitHub API")
 
-// DryRun is the Publisher and Source of `evalgate action --dry-run`: nothing is read from or
+// dryRun is the Publisher and source of `evalgate action --dry-run`: nothing is read from or
 // posted to GitHub; the completed check run and the comment are printed to Out, scrubbed and
 // between stop-commands markers (they carry model and agent text, which must not issue
 // workflow commands into the job log).
-type DryRun struct {
+type dryRun struct {
 	Out   io.Writer
 	Scrub *redact.Redactor
 
@@ -58,7 +58,7 @@ type DryRun struct {
 }
 
 // CreateCheckRun remembers the check run, to print it when it is completed.
-func (d *DryRun) CreateCheckRun(_ context.Context, o github.CheckRunOptions) (int64, string, error) {
+func (d *dryRun) CreateCheckRun(_ context.Context, o github.CheckRunOptions) (int64, string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.checks = append(d.checks, o)
@@ -66,7 +66,7 @@ func (d *DryRun) CreateCheckRun(_ context.Context, o github.CheckRunOptions) (in
 }
 
 // CompleteCheckRun prints the payload that would complete the check run.
-func (d *DryRun) CompleteCheckRun(_ context.Context, id int64, o github.CheckRunOutput) error {
+func (d *dryRun) CompleteCheckRun(_ context.Context, id int64, o github.CheckRunOutput) error {
 	d.mu.Lock()
 	var opened github.CheckRunOptions
 	if id >= 1 && int(id) <= len(d.checks) {
@@ -84,58 +84,58 @@ func (d *DryRun) CompleteCheckRun(_ context.Context, id int64, o github.CheckRun
 }
 
 // UpsertComment prints the comment.
-func (d *DryRun) UpsertComment(_ context.Context, pr int, o github.CommentOptions) (string, error) {
+func (d *dryRun) UpsertComment(_ context.Context, pr int, o github.CommentOptions) (string, error) {
 	d.print(func(w io.Writer) { fmt.Fprintf(w, "=== comment (PR #%d, marker %s)\n%s\n", pr, o.Marker, o.Body) })
 	return "", nil
 }
 
 // React does nothing: a dry run never acts on a rerun command.
-func (d *DryRun) React(context.Context, int64, string) error { return nil }
+func (d *dryRun) React(context.Context, int64, string) error { return nil }
 
-// PermissionLevel answers ErrDryRun.
-func (d *DryRun) PermissionLevel(context.Context, string) (string, error) { return "", ErrDryRun }
+// PermissionLevel answers errDryRun.
+func (d *dryRun) PermissionLevel(context.Context, string) (string, error) { return "", errDryRun }
 
-// GetPullRequest answers ErrDryRun.
-func (d *DryRun) GetPullRequest(context.Context, int) (*github.PullRequest, error) {
-	return nil, ErrDryRun
+// GetPullRequest answers errDryRun.
+func (d *dryRun) GetPullRequest(context.Context, int) (*github.PullRequest, error) {
+	return nil, errDryRun
 }
 
-// ListPullRequestFiles answers ErrDryRun.
-func (d *DryRun) ListPullRequestFiles(context.Context, int) ([]github.ChangedFile, bool, error) {
-	return nil, false, ErrDryRun
+// ListPullRequestFiles answers errDryRun.
+func (d *dryRun) ListPullRequestFiles(context.Context, int) ([]github.ChangedFile, bool, error) {
+	return nil, false, errDryRun
 }
 
-// CompareFiles answers ErrDryRun.
-func (d *DryRun) CompareFiles(context.Context, string, string) ([]github.ChangedFile, bool, error) {
-	return nil, false, ErrDryRun
+// CompareFiles answers errDryRun.
+func (d *dryRun) CompareFiles(context.Context, string, string) ([]github.ChangedFile, bool, error) {
+	return nil, false, errDryRun
 }
 
-// ListCheckRuns answers ErrDryRun.
-func (d *DryRun) ListCheckRuns(context.Context, string, github.ListCheckRunsOptions) ([]github.CheckRun, error) {
-	return nil, ErrDryRun
+// ListCheckRuns answers errDryRun.
+func (d *dryRun) ListCheckRuns(context.Context, string, github.ListCheckRunsOptions) ([]github.CheckRun, error) {
+	return nil, errDryRun
 }
 
-// GetWorkflowRun answers ErrDryRun.
-func (d *DryRun) GetWorkflowRun(context.Context, int64) (*github.WorkflowRun, error) {
-	return nil, ErrDryRun
+// GetWorkflowRun answers errDryRun.
+func (d *dryRun) GetWorkflowRun(context.Context, int64) (*github.WorkflowRun, error) {
+	return nil, errDryRun
 }
 
-// ListWorkflowRuns answers ErrDryRun.
-func (d *DryRun) ListWorkflowRuns(context.Context, string, github.ListWorkflowRunsOptions) ([]github.WorkflowRun, error) {
-	return nil, ErrDryRun
+// ListWorkflowRuns answers errDryRun.
+func (d *dryRun) ListWorkflowRuns(context.Context, string, github.ListWorkflowRunsOptions) ([]github.WorkflowRun, error) {
+	return nil, errDryRun
 }
 
-// ListRunArtifacts answers ErrDryRun.
-func (d *DryRun) ListRunArtifacts(context.Context, int64, string) ([]github.Artifact, error) {
-	return nil, ErrDryRun
+// ListRunArtifacts answers errDryRun.
+func (d *dryRun) ListRunArtifacts(context.Context, int64, string) ([]github.Artifact, error) {
+	return nil, errDryRun
 }
 
-// DownloadArtifact answers ErrDryRun.
-func (d *DryRun) DownloadArtifact(context.Context, int64, int64) ([]byte, error) {
-	return nil, ErrDryRun
+// DownloadArtifact answers errDryRun.
+func (d *dryRun) DownloadArtifact(context.Context, int64, int64) ([]byte, error) {
+	return nil, errDryRun
 }
 
-func (d *DryRun) print(f func(io.Writer)) {
+func (d *dryRun) print(f func(io.Writer)) {
 	stopped(d.Out, func(w io.Writer) {
 		sw := d.Scrub.Writer(w)
 		f(sw)

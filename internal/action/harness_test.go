@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/evalgate/evalgate/internal/action/actiontest"
 	"github.com/evalgate/evalgate/internal/event"
 	"github.com/evalgate/evalgate/internal/github"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
@@ -118,17 +118,17 @@ func (j *job) run(ctx context.Context) error {
 	if err != nil {
 		j.t.Fatalf("load event: %v", err)
 	}
-	in, err := ParseInputs(func(k string) string { return j.inputs[k] })
+	in, err := parseInputs(func(k string) string { return j.inputs[k] })
 	if err != nil {
 		j.t.Fatalf("inputs: %v", err)
 	}
 	var stdout bytes.Buffer
-	d := Deps{Event: ev, Log: &lockedWriter{j: j}, Root: j.dir, Outputs: true, DryRun: j.dry,
+	d := deps{Event: ev, Log: &lockedWriter{j: j}, Root: j.dir, Outputs: true, DryRun: j.dry,
 		Actions:    githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(&stdout)),
 		CheckedOut: func(context.Context) (string, error) { return j.head, nil },
 		Runner:     fakeRunner{j}}
 	if j.dry {
-		dry := &DryRun{Out: &j.dryOut}
+		dry := &dryRun{Out: &j.dryOut}
 		d.Publisher, d.Source = dry, dry
 	} else {
 		gh, err := github.New(j.srv.Client(), ev.APIURL, in.Token, github.Options{WriteSpacing: time.Millisecond})
@@ -138,7 +138,7 @@ func (j *job) run(ctx context.Context) error {
 		repo := gh.Repo(ev.Owner, ev.Repo)
 		d.Publisher, d.Source = repo, repo
 	}
-	return Run(ctx, in, d)
+	return run(ctx, in, d)
 }
 
 // fakeRunner stands in for the pipeline: it loads the job's suites and runs them through
@@ -193,23 +193,10 @@ func (j *job) summary() string {
 	return string(b)
 }
 
-// outputs reads the GITHUB_OUTPUT file (name<<delimiter, value, delimiter).
+// outputs reads the GITHUB_OUTPUT file.
 func (j *job) outputs() map[string]string {
 	b, _ := os.ReadFile(j.env["GITHUB_OUTPUT"])
-	out := map[string]string{}
-	lines := strings.Split(string(b), "\n")
-	for i := 0; i < len(lines); i++ {
-		name, delim, ok := strings.Cut(lines[i], "<<")
-		if !ok {
-			continue
-		}
-		var val []string
-		for i++; i < len(lines) && lines[i] != delim; i++ {
-			val = append(val, lines[i])
-		}
-		out[name] = strings.Join(val, "\n")
-	}
-	return out
+	return actiontest.ParseOutputs(string(b))
 }
 
 // passingRun is the result of running job's suites with one passing test each.

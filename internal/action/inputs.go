@@ -16,8 +16,8 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// Inputs are the action's inputs (action.yml), read from INPUT_* variables.
-type Inputs struct {
+// inputs are the action's inputs (action.yml), read from INPUT_* variables.
+type inputs struct {
 	Token       string
 	Suites      []string // globs; empty = AgentV's patterns
 	RunAllPaths []string
@@ -30,7 +30,7 @@ type Inputs struct {
 	CheckName   string
 	Command     string
 	// AllowForkCode lets code from a fork run with the job's secrets (pull_request_target,
-	// workflow_run and comment reruns): a maintainer's opt-in, see Decide.
+	// workflow_run and comment reruns): a maintainer's opt-in, see decide.
 	AllowForkCode bool
 	// AllowForkReruns is the older opt-in, for comment reruns only.
 	AllowForkReruns bool
@@ -63,9 +63,9 @@ type Inputs struct {
 	EnvAllow []string
 }
 
-// ParseInputs reads and checks the inputs; get is go-githubactions' GetInput.
-func ParseInputs(get func(string) string) (Inputs, error) {
-	in := Inputs{
+// parseInputs reads and checks the inputs; get is go-githubactions' GetInput.
+func parseInputs(get func(string) string) (inputs, error) {
+	in := inputs{
 		Token:       get("github_token"),
 		Suites:      list(get("suites")),
 		RunAllPaths: list(get("run_all_paths")),

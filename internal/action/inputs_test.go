@@ -22,7 +22,7 @@ func TestParseMaxTrials(t *testing.T) {
 		{"", "101", 0, "input max_trials must be a number from 0 to 100"},
 		{"", "-1", 0, "input max_trials must be a number"},
 	} {
-		in, err := ParseInputs(func(k string) string { return map[string]string{"trials": tc.trials, "max_trials": tc.max}[k] })
+		in, err := parseInputs(func(k string) string { return map[string]string{"trials": tc.trials, "max_trials": tc.max}[k] })
 		if (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) || (err == nil && in.MaxTrials != tc.want) {
 			t.Errorf("trials %q max_trials %q: %+v, %v; want %d, %q", tc.trials, tc.max, in.MaxTrials, err, tc.want, tc.err)
 		}
@@ -31,7 +31,7 @@ func TestParseMaxTrials(t *testing.T) {
 
 func TestParseInputs(t *testing.T) {
 	t.Parallel()
-	in, err := ParseInputs(func(k string) string {
+	in, err := parseInputs(func(k string) string {
 		return map[string]string{"suites": "evals/a/**\nevals/b/*.eval.yaml, extra.yaml", "workers": "8", "fail_on": "borderline",
 			"comment": "on_failure", "allow_fork_reruns": "true", "allow_fork_code": "1", "fail_on_regression": "true", "budget_usd": "2.5", "judge_samples": "3", "baseline": " auto ", "trials": "5", "max_trials": "10"}[k]
 	})
@@ -48,7 +48,7 @@ func TestParseInputs(t *testing.T) {
 	}
 	for key, bad := range map[string]string{"workers": "0", "fail_on": "sometimes", "comment": "loudly", "allow_fork_reruns": "maybe", "allow_fork_code": "yes please", "fail_on_regression": "2",
 		"budget_usd": "-1", "judge_samples": "many", "trials": "101", "max_trials": "2.5"} {
-		_, err := ParseInputs(func(k string) string {
+		_, err := parseInputs(func(k string) string {
 			if k == key {
 				return bad
 			}
@@ -62,14 +62,14 @@ func TestParseInputs(t *testing.T) {
 
 func TestEnvAllowInput(t *testing.T) {
 	t.Parallel()
-	in, err := ParseInputs(func(k string) string {
+	in, err := parseInputs(func(k string) string {
 		return map[string]string{"env_allow": "DATABASE_URL, SLACK_WEBHOOK_URL\n_X1\n"}[k]
 	})
 	if err != nil || strings.Join(in.EnvAllow, " ") != "DATABASE_URL SLACK_WEBHOOK_URL _X1" {
 		t.Fatalf("%q %v", in.EnvAllow, err)
 	}
 	for _, bad := range []string{"1ABC", "A-B", "${{ X }}"} {
-		if _, err := ParseInputs(func(k string) string { return map[string]string{"env_allow": bad}[k] }); err == nil || !strings.Contains(err.Error(), "env_allow") {
+		if _, err := parseInputs(func(k string) string { return map[string]string{"env_allow": bad}[k] }); err == nil || !strings.Contains(err.Error(), "env_allow") {
 			t.Errorf("env_allow %q: err = %v", bad, err)
 		}
 	}

@@ -54,7 +54,7 @@ type Host struct {
 // action's own end, already reported; any other error is a configuration error.
 func Main(ctx context.Context, h Host) error {
 	act := githubactions.New(githubactions.WithGetenv(h.Getenv), githubactions.WithWriter(safetext.CommandWriter{W: h.Stdout}))
-	in, err := ParseInputs(act.GetInput)
+	in, err := parseInputs(act.GetInput)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func Main(ctx context.Context, h Host) error {
 	if err := shard.CheckKey(shardKey); err != nil {
 		return err
 	}
-	d := Deps{Event: ev, Actions: act, Log: h.Log, Root: root, Outputs: h.Getenv("GITHUB_OUTPUT") != "", DryRun: h.DryRun, ShardKey: shardKey,
+	d := deps{Event: ev, Actions: act, Log: h.Log, Root: root, Outputs: h.Getenv("GITHUB_OUTPUT") != "", DryRun: h.DryRun, ShardKey: shardKey,
 		CheckedOut: func(ctx context.Context) (string, error) { return pipeline.HeadCommit(ctx, root) }, Scrub: scrub, Getenv: h.Getenv}
 	if err := h.connect(&d, in); err != nil {
 		return err
@@ -103,18 +103,18 @@ func Main(ctx context.Context, h Host) error {
 	if err != nil {
 		return err
 	}
-	d.Runner = pipeline.New(in.RunConfig(pipeline.Config{Config: resolve.Config{Root: root, Getenv: h.Getenv, LLM: models, Log: h.Log,
+	d.Runner = pipeline.New(in.runConfig(pipeline.Config{Config: resolve.Config{Root: root, Getenv: h.Getenv, LLM: models, Log: h.Log,
 		OnSecrets: addSecrets}, Scrub: scrub, User: h.User}))
 	if h.Notice != "" {
 		fmt.Fprintln(h.Log, h.Notice)
 	}
-	return Run(ctx, in, d)
+	return run(ctx, in, d)
 }
 
 // connect gives the action its GitHub: the repository's API, or in a dry run a printer.
-func (h *Host) connect(d *Deps, in Inputs) error {
+func (h *Host) connect(d *deps, in inputs) error {
 	if h.DryRun {
-		dry := &DryRun{Out: h.Stdout, Scrub: d.Scrub}
+		dry := &dryRun{Out: h.Stdout, Scrub: d.Scrub}
 		d.Publisher, d.Source = dry, dry
 		return nil
 	}

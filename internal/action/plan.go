@@ -11,10 +11,10 @@ import (
 	"github.com/evalgate/evalgate/internal/suite"
 )
 
-// plan decides, before anything runs, whether this event may run (Decide), which commit it
+// plan decides, before anything runs, whether this event may run (decide), which commit it
 // grades, and that this commit is the one checked out. ok is false when nothing runs; err is
 // then how the action ends (nil: nothing to do).
-func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, err error, ok bool) {
+func (d *deps) plan(ctx context.Context, in inputs) (p plan, err error, ok bool) {
 	ev := d.Event
 	// A merge group is graded like a pull request (the suites its change touches) but has no
 	// pull request of its own to comment on.
@@ -27,7 +27,7 @@ func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, err error, ok bool)
 		}
 		fork, headRepo = pr.IsFork || pr.HeadRepo == "", pr.HeadRepo
 	}
-	p.trust = Decide(ev.Name, originOf(fork), in)
+	p.trust = decide(ev.Name, originOf(fork), in)
 	if !p.trust.Run {
 		d.refuse(in, p, headRepo)
 		d.react(ctx, p, "confused")
@@ -53,7 +53,7 @@ func (d *Deps) plan(ctx context.Context, in Inputs) (p plan, err error, ok bool)
 // command reads a rerun command: who may give it, and which commit it grades. The head is
 // pinned when the command arrives: a push after it does not change what this run grades. ok
 // is false when nothing runs; err is then how the action ends (nil: nothing to do).
-func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullRequest, error, bool) {
+func (d *deps) command(ctx context.Context, in inputs, p *plan) (*github.PullRequest, error, bool) {
 	ev := d.Event
 	cmd, ok := event.ParseCommand(ev.Comment.Body, in.Command)
 	if !ok || cmd.Name != "rerun" {
@@ -80,9 +80,9 @@ func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullReq
 		d.finish(in, nil, "error", "", 0)
 		d.react(ctx, *p, "confused")
 		if ctx.Err() != nil {
-			return nil, ErrCancelled, false
+			return nil, errCancelled, false
 		}
-		return nil, ErrConfig, false
+		return nil, errConfig, false
 	}
 	p.sha, p.base, p.baseRef = pr.HeadSHA, pr.BaseSHA, pr.BaseRef
 	if len(cmd.Args) > 0 {
@@ -93,7 +93,7 @@ func (d *Deps) command(ctx context.Context, in Inputs, p *plan) (*github.PullReq
 
 // refuse explains in the log and the step summary why this event runs nothing. Nothing is
 // posted on the head commit: a required check stays pending rather than pass unchecked.
-func (d *Deps) refuse(in Inputs, p plan, headRepo string) {
+func (d *deps) refuse(in inputs, p plan, headRepo string) {
 	ev := d.Event
 	what := fmt.Sprintf("%s event", ev.Name)
 	if p.pr != 0 {
@@ -102,7 +102,7 @@ func (d *Deps) refuse(in Inputs, p plan, headRepo string) {
 	d.logf("evalgate: not run: %s: %s", what, p.trust.Why)
 	var b strings.Builder
 	b.WriteString("## evalgate: not run\n\n")
-	if p.trust.Origin != Fork {
+	if p.trust.Origin != fork {
 		fmt.Fprintf(&b, "%s: %s.\n", what, p.trust.Why)
 	} else {
 		fmt.Fprintf(&b, "This %s comes from the fork %s: %s.\n\n", what, code(orUnknown(headRepo)), p.trust.Why)
@@ -125,7 +125,7 @@ func orUnknown(s string) string {
 
 // verifyCheckout makes sure results go only on the commit that was checked out and graded. It
 // sets p.sha to that commit. In a dry run nothing is posted, so it only warns.
-func (d *Deps) verifyCheckout(ctx context.Context, in Inputs, p *plan) (error, bool) {
+func (d *deps) verifyCheckout(ctx context.Context, in inputs, p *plan) (error, bool) {
 	ev := d.Event
 	dry := d.DryRun
 	head, err := d.checkedOut(ctx)
@@ -136,16 +136,16 @@ func (d *Deps) verifyCheckout(ctx context.Context, in Inputs, p *plan) (error, b
 		}
 		d.logf("evalgate: not run: cannot tell which commit is checked out in %s (%v), and results go only on the commit that was graded", d.Root, err)
 		d.summary(fmt.Sprintf("## evalgate: not run\n\nevalgate could not tell which commit is checked out in the workspace (`git rev-parse HEAD` failed), so it would not know which commit it graded. Check the repository out with `actions/checkout` before the evalgate step.\n\n%s\n", fence(err.Error())))
-		return ErrConfig, false
+		return errConfig, false
 	}
 	switch p.trust.Checkout {
-	case CheckoutAny:
+	case checkoutAny:
 		if p.sha != "" && p.sha != head {
 			d.logf("evalgate: the event names %s, but %s is checked out: grading and reporting on %s", p.sha, head, head)
 		}
 		p.sha = head
 		return nil, true
-	case CheckoutHeadOrMerge:
+	case checkoutHeadOrMerge:
 		if head == p.sha {
 			return nil, true
 		}
@@ -153,7 +153,7 @@ func (d *Deps) verifyCheckout(ctx context.Context, in Inputs, p *plan) (error, b
 			d.logf("evalgate: grading the test merge commit %s (GITHUB_SHA) and reporting on the pull request head %s, as GitHub's CI does", head, p.sha)
 			return nil, true
 		}
-	case CheckoutHead:
+	case checkoutHead:
 		if head == p.sha {
 			return nil, true
 		}
@@ -167,7 +167,7 @@ func (d *Deps) verifyCheckout(ctx context.Context, in Inputs, p *plan) (error, b
 		// The head moved after the checkout: the push has its own pull_request run.
 		return nil, false
 	}
-	return ErrConfig, false
+	return errConfig, false
 }
 
 // checkoutFix is the actions/checkout step that puts the graded commit in the workspace.
@@ -180,7 +180,7 @@ var checkoutFix = map[string]string{
 }
 
 // mismatch reports a checkout that is not the commit the results would go on.
-func (d *Deps) mismatch(in Inputs, p *plan, head string) {
+func (d *deps) mismatch(in inputs, p *plan, head string) {
 	ev := d.Event
 	verb := "not run"
 	if ev.Name == "issue_comment" {
@@ -207,7 +207,7 @@ func (d *Deps) mismatch(in Inputs, p *plan, head string) {
 	d.summary(b.String())
 }
 
-func (d *Deps) checkedOut(ctx context.Context) (string, error) {
+func (d *deps) checkedOut(ctx context.Context) (string, error) {
 	if d.CheckedOut == nil {
 		return "", errors.New("no way to read the checkout")
 	}
@@ -220,7 +220,7 @@ func (d *Deps) checkedOut(ctx context.Context) (string, error) {
 
 // nothingSelected answers a rerun whose glob selects no suite: nothing was graded, so the
 // gate is left exactly as it was.
-func (d *Deps) nothingSelected(in Inputs, p plan, suites []*suite.Suite) {
+func (d *deps) nothingSelected(in inputs, p plan, suites []*suite.Suite) {
 	d.logf("evalgate: rerun %s selects no eval suite: nothing ran, and the check run on %s is left as it was", p.only, p.sha)
 	var b strings.Builder
 	what := fmt.Sprintf("none of the %d eval suite(s)", len(suites))

@@ -22,8 +22,8 @@ const shortComment = 16 * 1024
 
 // publisher posts one run: the check run (opened before the run), the comment, the summary.
 type publisher struct {
-	d         *Deps
-	in        Inputs
+	d         *deps
+	in        inputs
 	p         plan
 	checkID   int64
 	checkURL  string
@@ -39,13 +39,13 @@ type fetched struct {
 	note string
 }
 
-func (d *Deps) marker(in Inputs) string {
+func (d *deps) marker(in inputs) string {
 	return fmt.Sprintf("<!-- evalgate:comment key=%s -->", in.CheckName)
 }
 
 // publisher opens the in_progress check run on the graded commit (a dry run shows one even
 // when it cannot tell the commit).
-func (d *Deps) publisher(ctx context.Context, in Inputs, p plan) *publisher {
+func (d *deps) publisher(ctx context.Context, in inputs, p plan) *publisher {
 	pub := &publisher{d: d, in: in, p: p}
 	if p.sha == "" && !d.DryRun {
 		return pub
@@ -79,7 +79,7 @@ func (pub *publisher) abort(ctx context.Context, f failure, body string) {
 }
 
 // publish renders and posts a finished (or, with cancelled set, interrupted) run; it returns
-// how the action ends: nil, ErrGateFailed or ErrCancelled. The run is rendered once, from one
+// how the action ends: nil, errGateFailed or errCancelled. The run is rendered once, from one
 // view: the check run is completed first, then the report files, the job log's table, the
 // comment and the summary are written from what was rendered.
 func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled error, cancelledAt time.Time) error {
@@ -110,9 +110,9 @@ func (pub *publisher) publish(ctx context.Context, run *result.Run, cancelled er
 	d.finish(in, run, verdict, commentURL, pub.checkID)
 	switch {
 	case cancelled != nil:
-		return ErrCancelled
+		return errCancelled
 	case failed:
-		return ErrGateFailed
+		return errGateFailed
 	}
 	return nil
 }
@@ -226,7 +226,7 @@ func (pub *publisher) comment(ctx context.Context, r *rendered) string {
 
 // noSuites reports a run with nothing to do as a success that says so. Its (empty) gate state
 // lets a later partial rerun on the commit build on it.
-func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan) {
+func (d *deps) noSuites(ctx context.Context, in inputs, p plan) {
 	const title = "No eval suites touched"
 	body := "This change touches no eval suite, file a suite reads, or `run_all_paths` glob, so no evals ran."
 	d.logf("evalgate: %s", title)
@@ -245,7 +245,7 @@ func (d *Deps) noSuites(ctx context.Context, in Inputs, p plan) {
 
 // summary appends Markdown to the step summary. go-githubactions panics when the file cannot
 // be written; that must not crash a run whose results are already posted.
-func (d *Deps) summary(md string) {
+func (d *deps) summary(md string) {
 	if d.Actions == nil || d.Event.StepSummary == "" {
 		return
 	}
@@ -258,7 +258,7 @@ func (d *Deps) summary(md string) {
 }
 
 // finish sets the outputs: only values evalgate computed, never model text.
-func (d *Deps) finish(in Inputs, run *result.Run, verdict, commentURL string, checkID int64) {
+func (d *deps) finish(in inputs, run *result.Run, verdict, commentURL string, checkID int64) {
 	if d.Actions == nil || !d.Outputs {
 		return
 	}
@@ -286,7 +286,7 @@ func (d *Deps) finish(in Inputs, run *result.Run, verdict, commentURL string, ch
 }
 
 // reportDir is the report directory: relative paths are inside the checked-out repository.
-func (d *Deps) reportDir(in Inputs) string {
+func (d *deps) reportDir(in inputs) string {
 	if filepath.IsAbs(in.ReportDir) || d.Root == "" {
 		return in.ReportDir
 	}

@@ -57,10 +57,10 @@ func TestGateCompletesInOneRequest(t *testing.T) {
 	}
 	id := srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "abc", Status: "in_progress"})
 	dir := t.TempDir()
-	d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Root: dir}
-	pub := &publisher{d: d, in: Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate"}, p: plan{sha: "abc"}, checkID: id}
-	if err := pub.publish(context.Background(), failingRun(tests), nil, time.Time{}); err != ErrGateFailed {
-		t.Fatalf("publish: %v, want %v", err, ErrGateFailed)
+	d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Root: dir}
+	pub := &publisher{d: d, in: inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate"}, p: plan{sha: "abc"}, checkID: id}
+	if err := pub.publish(t.Context(), failingRun(tests), nil, time.Time{}); err != errGateFailed {
+		t.Fatalf("publish: %v, want %v", err, errGateFailed)
 	}
 	runs := srv.CheckRuns()
 	if n := srv.Count(githubtest.UpdateCheck); n != 1 || len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "failure" {

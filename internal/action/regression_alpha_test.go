@@ -21,7 +21,7 @@ func TestRegressionAlphaInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.value, func(t *testing.T) {
 			t.Parallel()
-			in, err := ParseInputs(func(k string) string {
+			in, err := parseInputs(func(k string) string {
 				if k == "regression_alpha" {
 					return tc.value
 				}

@@ -2,7 +2,6 @@ package action
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -43,7 +42,7 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 		code  error
 		title string
 	}{
-		{"significant drop fails", passingTrials(0.85, 0.8, 0.85, 0.8, 0.85), gate.Failure, ErrGateFailed, "1 significant regression(s) against the baseline"},
+		{"significant drop fails", passingTrials(0.85, 0.8, 0.85, 0.8, 0.85), gate.Failure, errGateFailed, "1 significant regression(s) against the baseline"},
 		{"noisy drop beyond the noise threshold passes", passingTrials(1, 0.4, 1, 1, 0.9), gate.Success, nil, ""},
 	}
 	for _, tc := range tests {
@@ -63,10 +62,10 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := srv.AddCheckRun(githubtest.CheckRun{Name: "evalgate", HeadSHA: "abc", Status: "in_progress"})
-			d := &Deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Root: dir}
-			in := Inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Baseline: "base.json", FailOnRegression: true}
+			d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Root: dir}
+			in := inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Baseline: "base.json", FailOnRegression: true}
 			pub := &publisher{d: d, in: in, p: plan{sha: "abc"}, checkID: id}
-			if err := pub.publish(context.Background(), tc.head, nil, time.Time{}); err != tc.code {
+			if err := pub.publish(t.Context(), tc.head, nil, time.Time{}); err != tc.code {
 				t.Errorf("publish: %v, want %v", err, tc.code)
 			}
 			runs := srv.CheckRuns()

@@ -26,9 +26,9 @@ var _ Runner = (*pipeline.Runner)(nil)
 // Job is what one Run call runs, and the labels the run records as it is built.
 type Job = pipeline.Job
 
-// RunConfig is the run the inputs ask for, on top of base: the root, environment, model
+// runConfig is the run the inputs ask for, on top of base: the root, environment, model
 // options, log and scrubber the caller supplies.
-func (in Inputs) RunConfig(base pipeline.Config) pipeline.Config {
+func (in inputs) runConfig(base pipeline.Config) pipeline.Config {
 	c := base
 	c.Targets, c.Target, c.Judge, c.JudgeSamples = in.Targets, in.Target, in.Judge, in.JudgeSamples
 	c.Env = &suite.EnvPolicy{Allow: in.EnvAllow}

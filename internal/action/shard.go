@@ -25,13 +25,13 @@ import (
 // shard never runs what an unsharded run would refuse.
 
 // salt digests the inputs that change results: shards run with different ones do not merge.
-func (in Inputs) salt() string {
+func (in inputs) salt() string {
 	return fmt.Sprintf("target=%q judge=%q targets=%q trials=%d judge_samples=%d budget=%g", in.Target, in.Judge, in.Targets, in.Trials, in.JudgeSamples, in.BudgetUSD)
 }
 
 // runShard runs this job's shard of the picked suites and writes its partial result. Even a
 // shard with no test writes one: the merge must see every shard to trust the whole.
-func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.Suite, loadErrs []*result.SuiteResult, why map[string]string) error {
+func (d *deps) runShard(ctx context.Context, in inputs, p plan, picked []*suite.Suite, loadErrs []*result.SuiteResult, why map[string]string) error {
 	sh := &pipeline.Sharding{Spec: *in.Shard, Durations: d.inRoot(in.ShardDurations), Salt: in.salt()}
 	split, mine, err := sh.Split(picked, loadErrs, in.Target != "", in.Trials)
 	if err != nil {
@@ -63,7 +63,7 @@ func (d *Deps) runShard(ctx context.Context, in Inputs, p plan, picked []*suite.
 
 // shardFailed reports a shard that wrote no partial result: a shard posts nothing, so the log,
 // the step summary and the outputs say what failed; the merge job reports its tests as errors.
-func (d *Deps) shardFailed(ctx context.Context, in Inputs, spec shard.Spec, stage string, err error, notRun []*suite.Suite) error {
+func (d *deps) shardFailed(ctx context.Context, in inputs, spec shard.Spec, stage string, err error, notRun []*suite.Suite) error {
 	d.logErr(fmt.Sprintf("evalgate: shard %s could not %s", spec, stage), err)
 	d.logf("evalgate: shard %s wrote no partial result, so the merge reports its tests as errors", spec)
 	var b strings.Builder
@@ -73,16 +73,16 @@ func (d *Deps) shardFailed(ctx context.Context, in Inputs, spec shard.Spec, stag
 	}
 	b.WriteString("No partial result was written: the job that merges the shards reports this shard's tests as errors.\n")
 	d.summary(b.String())
-	verdict, code := "error", ErrConfig
+	verdict, code := "error", errConfig
 	if ctx.Err() != nil {
-		verdict, code = "cancelled", ErrCancelled
+		verdict, code = "cancelled", errCancelled
 	}
 	d.finish(in, nil, verdict, "", 0)
 	return code
 }
 
 // runMerged publishes the shards in in.Merge as one run, as if it had run here.
-func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
+func (d *deps) runMerged(ctx context.Context, in inputs, p plan) error {
 	dir := d.inRoot(in.Merge)
 	// The merge plans the split itself, from its own checkout and event, as each shard did:
 	// a shard whose artifact says otherwise is refused, whatever its job wrote.
@@ -136,13 +136,13 @@ func (d *Deps) runMerged(ctx context.Context, in Inputs, p plan) error {
 
 // context says where a run happens: the repository, the graded commit, the pull request, the
 // workflow run and the check run (once opened).
-func (d *Deps) context(p plan, checkURL string) *result.Context {
+func (d *deps) context(p plan, checkURL string) *result.Context {
 	ev := d.Event
 	return &result.Context{Repository: ev.Owner + "/" + ev.Repo, SHA: p.sha, PR: p.pr, Event: ev.Name, RunURL: ev.RunURL(), CheckURL: checkURL}
 }
 
 // inRoot resolves a path input against the checked-out repository.
-func (d *Deps) inRoot(path string) string {
+func (d *deps) inRoot(path string) string {
 	if path == "" || filepath.IsAbs(path) || d.Root == "" {
 		return path
 	}
@@ -151,7 +151,7 @@ func (d *Deps) inRoot(path string) string {
 
 // logTable writes the table to the job log between stop-commands markers: it carries judge
 // reasoning and agent text, which must not issue workflow commands (::add-mask::, ::error::).
-func (d *Deps) logTable(rep *reports.Report, decision gate.Decision) {
+func (d *deps) logTable(rep *reports.Report, decision gate.Decision) {
 	stopped(d.Log, func(w io.Writer) {
 		sw := d.Scrub.Writer(w)
 		if err := rep.Table(sw, reports.TableOptions{Gate: decision}); err != nil {

@@ -2,47 +2,47 @@ package action
 
 import "fmt"
 
-// Origin is where the code under test comes from.
-type Origin int
+// origin is where the code under test comes from.
+type origin int
 
 // Origins.
 const (
-	// SameRepo: the head commit lives in the repository itself, pushed by someone with write
+	// sameRepo: the head commit lives in the repository itself, pushed by someone with write
 	// access.
-	SameRepo Origin = iota + 1
-	// Fork: the head commit comes from another repository (or from one GitHub no longer knows):
+	sameRepo origin = iota + 1
+	// fork: the head commit comes from another repository (or from one GitHub no longer knows):
 	// anyone can write it.
-	Fork
+	fork
 )
 
-func (o Origin) String() string {
-	if o == Fork {
+func (o origin) String() string {
+	if o == fork {
 		return "fork"
 	}
 	return "same repository"
 }
 
-// Checkout is what the workspace must hold for results to be posted, and where they go.
-type Checkout int
+// checkout is what the workspace must hold for results to be posted, and where they go.
+type checkout int
 
 // Checkout rules.
 const (
-	// CheckoutHeadOrMerge accepts the head commit, or GITHUB_SHA: a pull_request job checks out
+	// checkoutHeadOrMerge accepts the head commit, or GITHUB_SHA: a pull_request job checks out
 	// the test merge commit (refs/pull/N/merge, whose second parent is the head). Results go on
 	// the head commit, as GitHub's own CI reports a merge-commit build on the head.
-	CheckoutHeadOrMerge Checkout = iota + 1
-	// CheckoutHead requires exactly the head commit: events whose default checkout is the base
+	checkoutHeadOrMerge checkout = iota + 1
+	// checkoutHead requires exactly the head commit: events whose default checkout is the base
 	// branch (pull_request_target, workflow_run, issue_comment) must check the head out.
-	CheckoutHead
-	// CheckoutAny grades whatever is checked out and posts on that commit (push, dispatch).
-	CheckoutAny
+	checkoutHead
+	// checkoutAny grades whatever is checked out and posts on that commit (push, dispatch).
+	checkoutAny
 )
 
-// Trust is evalgate's decision for one event and origin: whether it runs at all, whether
+// trust is evalgate's decision for one event and origin: whether it runs at all, whether
 // untrusted code runs with the job's secrets, which commit it grades and where results go.
-type Trust struct {
+type trust struct {
 	Event  string
-	Origin Origin
+	Origin origin
 	// Run is false when evalgate must not run; Why says why, for the log and the summary.
 	Run bool
 	Why string
@@ -51,7 +51,7 @@ type Trust struct {
 	// vendor keys only to hosts the base branch configures.
 	ForkCode bool
 	// Checkout is the commit that must be checked out, which is also the commit results go on.
-	Checkout Checkout
+	Checkout checkout
 }
 
 // admission says whether an event and origin may run.
@@ -71,43 +71,43 @@ const (
 // rule is one row of the trust table (docs/security.md is the same table in prose).
 type rule struct {
 	event    string
-	origin   Origin
+	origin   origin
 	admit    admission
-	checkout Checkout
+	checkout checkout
 	// allowed reports the opt-in for an optIn row.
-	allowed func(Inputs) bool
+	allowed func(inputs) bool
 }
 
-func allowForkCode(in Inputs) bool { return in.AllowForkCode }
+func allowForkCode(in inputs) bool { return in.AllowForkCode }
 
 // allowForkRerun also honours allow_fork_reruns, the older name of the opt-in for comment
 // reruns.
-func allowForkRerun(in Inputs) bool { return in.AllowForkCode || in.AllowForkReruns }
+func allowForkRerun(in inputs) bool { return in.AllowForkCode || in.AllowForkReruns }
 
 var rules = []rule{
-	{event: "pull_request", origin: SameRepo, admit: admit, checkout: CheckoutHeadOrMerge},
-	{event: "pull_request", origin: Fork, admit: noSecrets, checkout: CheckoutHeadOrMerge},
-	{event: "pull_request_target", origin: SameRepo, admit: admit, checkout: CheckoutHead},
-	{event: "pull_request_target", origin: Fork, admit: optIn, checkout: CheckoutHead, allowed: allowForkCode},
-	{event: "workflow_run", origin: SameRepo, admit: admit, checkout: CheckoutHead},
-	{event: "workflow_run", origin: Fork, admit: optIn, checkout: CheckoutHead, allowed: allowForkCode},
-	{event: "issue_comment", origin: SameRepo, admit: admit, checkout: CheckoutHead},
-	{event: "issue_comment", origin: Fork, admit: optIn, checkout: CheckoutHead, allowed: allowForkRerun},
+	{event: "pull_request", origin: sameRepo, admit: admit, checkout: checkoutHeadOrMerge},
+	{event: "pull_request", origin: fork, admit: noSecrets, checkout: checkoutHeadOrMerge},
+	{event: "pull_request_target", origin: sameRepo, admit: admit, checkout: checkoutHead},
+	{event: "pull_request_target", origin: fork, admit: optIn, checkout: checkoutHead, allowed: allowForkCode},
+	{event: "workflow_run", origin: sameRepo, admit: admit, checkout: checkoutHead},
+	{event: "workflow_run", origin: fork, admit: optIn, checkout: checkoutHead, allowed: allowForkCode},
+	{event: "issue_comment", origin: sameRepo, admit: admit, checkout: checkoutHead},
+	{event: "issue_comment", origin: fork, admit: optIn, checkout: checkoutHead, allowed: allowForkRerun},
 	// Pushing and dispatching need write access to the repository itself: never a fork.
-	{event: "push", origin: SameRepo, admit: admit, checkout: CheckoutAny},
-	{event: "workflow_dispatch", origin: SameRepo, admit: admit, checkout: CheckoutAny},
+	{event: "push", origin: sameRepo, admit: admit, checkout: checkoutAny},
+	{event: "workflow_dispatch", origin: sameRepo, admit: admit, checkout: checkoutAny},
 	// A merge group's head is the base branch with queued pull requests merged in: code that
 	// someone with write access put in the queue, after the branch's required reviews and
 	// checks, on a branch of the repository itself. It is what the base branch becomes, so it
 	// is trusted as a push is; it is never a fork, whoever wrote the queued pull requests.
-	{event: "merge_group", origin: SameRepo, admit: admit, checkout: CheckoutHead},
+	{event: "merge_group", origin: sameRepo, admit: admit, checkout: checkoutHead},
 }
 
-// Decide looks up the trust table for an event and origin under the inputs' opt-ins.
-func Decide(event string, origin Origin, in Inputs) Trust {
-	t := Trust{Event: event, Origin: origin}
+// decide looks up the trust table for an event and origin under the inputs' opt-ins.
+func decide(event string, o origin, in inputs) trust {
+	t := trust{Event: event, Origin: o}
 	for _, r := range rules {
-		if r.event != event || r.origin != origin {
+		if r.event != event || r.origin != o {
 			continue
 		}
 		t.Checkout = r.checkout
@@ -125,7 +125,7 @@ func Decide(event string, origin Origin, in Inputs) Trust {
 		}
 		return t
 	}
-	t.Why = fmt.Sprintf("evalgate has no trust rule for %s from a %s", event, origin)
+	t.Why = fmt.Sprintf("evalgate has no trust rule for %s from a %s", event, o)
 	return t
 }
 
@@ -137,9 +137,9 @@ func optInName(event string) string {
 	return "allow_fork_code"
 }
 
-func originOf(fork bool) Origin {
-	if fork {
-		return Fork
+func originOf(isFork bool) origin {
+	if isFork {
+		return fork
 	}
-	return SameRepo
+	return sameRepo
 }

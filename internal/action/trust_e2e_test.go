@@ -107,7 +107,7 @@ func TestTrustForkPullRequestTarget(t *testing.T) {
 				}
 			case tc.moveHost:
 				cr := lastCheck(t, srv)
-				if code != ErrConfig.Code || cr.Conclusion == "success" || vendor.Count() != 0 {
+				if code != errConfig.Code || cr.Conclusion == "success" || vendor.Count() != 0 {
 					t.Fatalf("exit %d, check %+v, %d vendor calls: the fork chose where the key goes\n%s", code, cr, vendor.Count(), log)
 				}
 				if !strings.Contains(log, "127.0.0.2 is not one of them") {
@@ -134,7 +134,7 @@ func TestTrustPullRequestTargetWithTheBaseCheckedOut(t *testing.T) {
 	// pull_request_target checks out the base branch by default: HEAD is not the PR head.
 	r.SetEvent("pull_request_target", actiontest.PREventAt(false, actiontest.HeadSHA))
 	code, log := r.run()
-	if code != ErrConfig.Code || len(srv.CheckRuns()) != 0 || len(srv.Comments(42)) != 0 {
+	if code != errConfig.Code || len(srv.CheckRuns()) != 0 || len(srv.Comments(42)) != 0 {
 		t.Fatalf("exit %d, check runs %+v, %d comments: results of the base posted on the head\n%s", code, srv.CheckRuns(), len(srv.Comments(42)), log)
 	}
 	if s := r.File(r.Summary); !strings.Contains(s, "ref: ${{ github.event.pull_request.head.sha }}") {
@@ -166,7 +166,7 @@ func TestTrustWorkflowRun(t *testing.T) {
 	}{
 		{"fork refused by default", true, false, true, 0},
 		{"same repository runs on its head", false, true, true, 0},
-		{"same repository with another commit checked out", false, false, false, ErrConfig.Code},
+		{"same repository with another commit checked out", false, false, false, errConfig.Code},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

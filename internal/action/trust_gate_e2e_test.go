@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/evalgate/evalgate/internal/action/actiontest"
+	"github.com/evalgate/evalgate/internal/gate"
 	"github.com/evalgate/evalgate/internal/github/githubtest"
 )
 
@@ -67,8 +70,14 @@ func TestTrustPartialRerunCarriesFailuresForward(t *testing.T) {
 			t.Fatalf("a report's gate line disagrees with the posted failure:\n%s", text)
 		}
 	}
-	if !strings.Contains(cr.Summary, `<!-- evalgate:state {"v":1,"blocking":{"evals/calculator.eval.yaml":{"conclusion":"failure","verdict":"fail"}},"ran":["evals/quality.eval.yaml"],"carried":["evals/calculator.eval.yaml"]} -->`) {
-		t.Fatalf("the state does not chain:\n%s", cr.Summary)
+	state, err := gate.ParseBlock(cr.Summary, r.Head, "")
+	if err != nil {
+		t.Fatalf("the partial rerun's state: %v\n%s", err, cr.Summary)
+	}
+	want := &gate.State{Version: 1, Blocking: map[string]gate.SuiteState{"evals/calculator.eval.yaml": {Conclusion: "failure", Verdict: "fail"}},
+		Ran: []string{"evals/quality.eval.yaml"}, Carried: []string{"evals/calculator.eval.yaml"}}
+	if diff := cmp.Diff(want, state); diff != "" {
+		t.Fatalf("the state does not chain (-want +got):\n%s", diff)
 	}
 	// Regrading the failed suite as well is what the gate needs: it still fails, on its merits.
 	r.SetEvent("issue_comment", rerunComment("/evalgate rerun evals/calculator.eval.yaml"))
@@ -181,7 +190,7 @@ func TestTrustCancelCompletesTheGate(t *testing.T) {
 		t.Fatalf("took %s after the cancel", took)
 	}
 	cr := lastCheck(t, srv)
-	if got.code != ErrCancelled.Code || cr.Status != "completed" || cr.Conclusion != "cancelled" || cr.HeadSHA != r.Head {
+	if got.code != errCancelled.Code || cr.Status != "completed" || cr.Conclusion != "cancelled" || cr.HeadSHA != r.Head {
 		t.Fatalf("exit %d, check %s/%s on %s\n%s", got.code, cr.Status, cr.Conclusion, cr.HeadSHA, got.log)
 	}
 	for _, text := range []string{cr.Summary, srv.Comments(42)[0].Body} {

@@ -1,7 +1,6 @@
 package action
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -77,7 +76,7 @@ func TestWebhookEvents(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(j)
 			}
-			if err := j.run(context.Background()); err != nil {
+			if err := j.run(t.Context()); err != nil {
 				t.Fatalf("Run: %v\n%s", err, j.logText())
 			}
 			if got := j.ranSuites(); !slices.Equal(got, tt.ran) {
@@ -146,7 +145,7 @@ func TestMergeGroupCompare(t *testing.T) {
 		j := newJob(t, "merge_group", webhookPayload(t, "merge_group.checks_requested"), nil)
 		j.head = "2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d"
 		j.srv.CompareFiles = []map[string]any{{"filename": supportSuite}}
-		if err := j.run(context.Background()); err != nil {
+		if err := j.run(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		var paths []string
@@ -173,7 +172,7 @@ func TestMergeGroupCompare(t *testing.T) {
 		for i := range 300 {
 			j.srv.CompareFiles = append(j.srv.CompareFiles, map[string]any{"filename": fmt.Sprintf("docs/%03d.md", i)})
 		}
-		if err := j.run(context.Background()); err != nil {
+		if err := j.run(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		if got := j.ranSuites(); !slices.Equal(got, []string{supportSuite}) || j.srv.Count(githubtest.Compare) != 1 {

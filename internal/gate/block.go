@@ -25,9 +25,9 @@ const (
 	macHex   = 2 * sha256.Size
 )
 
-// MaxStateBytes bounds the state block, which shares the check run's 64 KiB summary with the
+// maxStateBytes bounds the state block, which shares the check run's 64 KiB summary with the
 // results.
-const MaxStateBytes = 16 << 10
+const maxStateBytes = 16 << 10
 
 // Errors ParseBlock returns for a state it does not accept.
 var (
@@ -36,9 +36,9 @@ var (
 	ErrNoState = errors.New("no gate state")
 	// ErrUnsigned: a key is configured and the block carries no signature.
 	ErrUnsigned = errors.New("the gate state is not signed")
-	// ErrBadSignature: the block's signature is not that of this commit and state under the
+	// errBadSignature: the block's signature is not that of this commit and state under the
 	// key: the block was edited, copied from another commit, or signed with another key.
-	ErrBadSignature = errors.New("the gate state's signature does not match this commit and its content under the key")
+	errBadSignature = errors.New("the gate state's signature does not match this commit and its content under the key")
 )
 
 // Block renders the commit's state as the hidden HTML comment appended to the check run's
@@ -48,20 +48,20 @@ func (c *Commit) Block(sha, key string) string {
 	if c.Cancelled {
 		return ""
 	}
-	return c.State.Block(sha, key)
+	return c.State.block(sha, key)
 }
 
-// Block renders s as the hidden HTML comment appended to a check run's summary on commit
+// block renders s as the hidden HTML comment appended to a check run's summary on commit
 // sha; with a key it ends with the HMAC of sha and the JSON. json.Marshal escapes <, > and &,
 // so no path can close the comment early. A state too large to record drops the list of
 // suites that ran, then gives up on per-suite verdicts: an incomplete state only makes later
 // partial reruns ask for a full one.
-func (s State) Block(sha, key string) string {
+func (s State) block(sha, key string) string {
 	b, _ := json.Marshal(s) // strings and maps of strings always marshal
-	if len(b) > MaxStateBytes {
+	if len(b) > maxStateBytes {
 		s.Ran = nil
-		if b, _ = json.Marshal(s); len(b) > MaxStateBytes {
-			b, _ = json.Marshal(State{Version: StateVersion, Incomplete: true})
+		if b, _ = json.Marshal(s); len(b) > maxStateBytes {
+			b, _ = json.Marshal(State{Version: stateVersion, Incomplete: true})
 		}
 	}
 	mac := ""
@@ -75,7 +75,7 @@ func (s State) Block(sha, key string) string {
 // Only the end counts: model text quoted earlier in the summary cannot forge it, and a
 // summary that mentions the block anywhere but does not end with a whole one is refused, not
 // taken for one without state. With a key the block must carry a signature that checks for
-// sha (ErrUnsigned, ErrBadSignature); without one a signature cannot be checked and is
+// sha (ErrUnsigned, errBadSignature); without one a signature cannot be checked and is
 // ignored. ErrNoState says there is no block at all.
 func ParseBlock(summary, sha, key string) (*State, error) {
 	summary = strings.TrimRight(summary, " \t\r\n")
@@ -96,15 +96,15 @@ func ParseBlock(summary, sha, key string) (*State, error) {
 			return nil, ErrUnsigned
 		}
 		if !hmac.Equal([]byte(mac), []byte(stateMAC([]byte(raw), sha, key))) {
-			return nil, ErrBadSignature
+			return nil, errBadSignature
 		}
 	}
 	var s State
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return nil, fmt.Errorf("the gate state block is malformed: %w", err)
 	}
-	if s.Version != StateVersion {
-		return nil, fmt.Errorf("the gate state has version %d, want %d", s.Version, StateVersion)
+	if s.Version != stateVersion {
+		return nil, fmt.Errorf("the gate state has version %d, want %d", s.Version, stateVersion)
 	}
 	return &s, nil
 }
@@ -113,7 +113,7 @@ func ParseBlock(summary, sha, key string) (*State, error) {
 // its own (a shard's signature under the same key can never pass for one).
 func stateMAC(state []byte, sha, key string) string {
 	h := hmac.New(sha256.New, []byte(key))
-	fmt.Fprintf(h, "evalgate gate state v%d\x00%s\x00", StateVersion, sha)
+	fmt.Fprintf(h, "evalgate gate state v%d\x00%s\x00", stateVersion, sha)
 	h.Write(state)
 	return hex.EncodeToString(h.Sum(nil))
 }

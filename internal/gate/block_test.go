@@ -20,7 +20,7 @@ func TestStateRoundTrip(t *testing.T) {
 	t.Parallel()
 	s := State{Version: 1, Blocking: map[string]SuiteState{"evals/x-->y <b>.yaml": {Conclusion: "failure", Verdict: result.Fail}}, Ran: []string{"evals/a.yaml"}, Carried: []string{"evals/x-->y <b>.yaml"}}
 	for _, k := range []string{"", key} {
-		block := s.Block(sha, k)
+		block := s.block(sha, k)
 		if strings.Count(block, "-->") != 1 || strings.Contains(block, "<b>") {
 			t.Fatalf("a path escaped the comment: %s", block)
 		}
@@ -65,19 +65,19 @@ func TestParseBlockOnlyAtTheEnd(t *testing.T) {
 func TestParseBlockSignature(t *testing.T) {
 	t.Parallel()
 	green := State{Version: 1, Blocking: map[string]SuiteState{}, Ran: []string{"calc"}}
-	signed := green.Block(sha, key)
+	signed := green.block(sha, key)
 	tests := []struct {
 		name, summary, key string
 		err                error // nil: the state is read
 	}{
 		{name: "signed, checked", summary: signed, key: key},
 		{name: "signed, no key to check it", summary: signed},
-		{name: "unsigned, no key", summary: green.Block(sha, "")},
-		{name: "unsigned, with a key", summary: green.Block(sha, ""), key: key, err: ErrUnsigned},
+		{name: "unsigned, no key", summary: green.block(sha, "")},
+		{name: "unsigned, with a key", summary: green.block(sha, ""), key: key, err: ErrUnsigned},
 		{name: "no block, with a key", summary: "results", key: key, err: ErrNoState},
-		{name: "another key", summary: green.Block(sha, "another-secret-0123456789"), key: key, err: ErrBadSignature},
-		{name: "another commit", summary: green.Block("0000000000000000000000000000000000000000", key), key: key, err: ErrBadSignature},
-		{name: "edited after signing", summary: strings.Replace(signed, `"ran":["calc"]`, `"ran":["calc","quality"]`, 1), key: key, err: ErrBadSignature},
+		{name: "another key", summary: green.block(sha, "another-secret-0123456789"), key: key, err: errBadSignature},
+		{name: "another commit", summary: green.block("0000000000000000000000000000000000000000", key), key: key, err: errBadSignature},
+		{name: "edited after signing", summary: strings.Replace(signed, `"ran":["calc"]`, `"ran":["calc","quality"]`, 1), key: key, err: errBadSignature},
 		{name: "signature cut short", summary: strings.Replace(signed, " -->", "", 1)[:len(signed)-10] + " -->", key: key, err: ErrUnsigned},
 		{name: "signature in upper case", summary: signed[:len(signed)-68] + strings.ToUpper(signed[len(signed)-68:len(signed)-4]) + " -->", key: key, err: ErrUnsigned},
 	}
@@ -107,15 +107,15 @@ func TestStateTooLargeStaysBounded(t *testing.T) {
 		s.Ran = append(s.Ran, fmt.Sprintf("evals/suite-%04d/a-rather-long-directory-name/eval.yaml", i))
 	}
 	s.Blocking["evals/x.yaml"] = SuiteState{Conclusion: "failure", Verdict: result.Fail}
-	got, err := ParseBlock(s.Block(sha, key), sha, key)
+	got, err := ParseBlock(s.block(sha, key), sha, key)
 	if err != nil || got.Ran != nil || got.Blocking["evals/x.yaml"].Conclusion != "failure" {
 		t.Fatalf("ran list kept or blocking lost: %v", err)
 	}
 	for i := range 2000 {
 		s.Blocking[fmt.Sprintf("evals/blocked-%04d/a-rather-long-directory-name/eval.yaml", i)] = SuiteState{Conclusion: "failure", Verdict: result.Fail}
 	}
-	block := s.Block(sha, key)
-	if got, err := ParseBlock(block, sha, key); err != nil || !got.Incomplete || len(block) > MaxStateBytes {
+	block := s.block(sha, key)
+	if got, err := ParseBlock(block, sha, key); err != nil || !got.Incomplete || len(block) > maxStateBytes {
 		t.Fatalf("an oversized state must degrade to incomplete: %v %d bytes", err, len(block))
 	}
 }

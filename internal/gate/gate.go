@@ -130,10 +130,10 @@ func (p Policy) DecideRegressions(run *result.Run, r Regressions) Decision {
 	return d
 }
 
-// Suite is the conclusion a run of suite s alone would get under p's fail_on (regressions
+// suite is the conclusion a run of suite s alone would get under p's fail_on (regressions
 // are the run's, not a suite's, so they play no part). Tests the budget cut count against the
 // suite that lost them.
-func (p Policy) Suite(run *result.Run, s *result.SuiteResult) string {
+func (p Policy) suite(run *result.Run, s *result.SuiteResult) string {
 	one := &result.Run{Suites: []*result.SuiteResult{s}}
 	if run != nil && run.Budget != nil && run.Budget.NotRun > 0 {
 		n := 0

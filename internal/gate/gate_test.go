@@ -120,14 +120,14 @@ func TestSuiteCountsBudgetCuts(t *testing.T) {
 	run := &result.Run{Suites: []*result.SuiteResult{cut, ok, border, {Name: "broken", Error: "bad yaml"}}, Budget: &result.Budget{NotRun: 1}}
 	p := Policy{FailOn: FailOnFail, FailOnRegression: true}
 	for s, want := range map[*result.SuiteResult]string{cut: Failure, ok: Success, border: Neutral, run.Suites[3]: Failure} {
-		if got := p.Suite(run, s); got != want {
+		if got := p.suite(run, s); got != want {
 			t.Errorf("Suite(%s) = %s, want %s", s.Name, got, want)
 		}
 	}
-	if got := p.Suite(&result.Run{Suites: []*result.SuiteResult{cut}}, cut); got != Success {
+	if got := p.suite(&result.Run{Suites: []*result.SuiteResult{cut}}, cut); got != Success {
 		t.Errorf("a skip without a budget cut is no failure: %s", got)
 	}
-	if got := (Policy{FailOn: FailOnBorderline}).Suite(run, border); got != Failure {
+	if got := (Policy{FailOn: FailOnBorderline}).suite(run, border); got != Failure {
 		t.Errorf("borderline policy: %s", got)
 	}
 }

@@ -16,8 +16,8 @@ import (
 // over all of them. Reading that check run is the driver's job; trusting it is decided here,
 // from what the driver could authenticate (see ParseBlock).
 
-// StateVersion is the version of State this gate writes and reads.
-const StateVersion = 1
+// stateVersion is the version of State this gate writes and reads.
+const stateVersion = 1
 
 // State is what a completed check run says about the gate on its commit.
 type State struct {
@@ -69,7 +69,7 @@ type Commit struct {
 // gives it. A cancelled run records nothing (its suites are unfinished).
 func (p Policy) Record(run *result.Run, cancelled bool) *Commit {
 	c := &Commit{Cancelled: cancelled, Carried: map[string]SuiteState{}, worst: Success,
-		State: State{Version: StateVersion, Blocking: map[string]SuiteState{}, Ran: []string{}}}
+		State: State{Version: stateVersion, Blocking: map[string]SuiteState{}, Ran: []string{}}}
 	if cancelled || run == nil {
 		return c
 	}
@@ -78,8 +78,8 @@ func (p Policy) Record(run *result.Run, cancelled bool) *Commit {
 			continue
 		}
 		c.State.Ran = append(c.State.Ran, s.Path)
-		con := p.Suite(run, s)
-		c.worst = Worse(c.worst, con)
+		con := p.suite(run, s)
+		c.worst = worse(c.worst, con)
 		if con != Success {
 			c.State.Blocking[s.Path] = SuiteState{Conclusion: con, Verdict: s.Summary.Verdict}
 		}
@@ -119,7 +119,7 @@ func (c *Commit) Carry(prior Prior) {
 func (c *Commit) Decide(own Decision, rerun string) Decision {
 	// The suites alone must explain the conclusion (no regression or budget verdict on top)
 	// for a later partial rerun to build on this state.
-	if Worse(c.worst, own.Conclusion) != c.worst {
+	if worse(c.worst, own.Conclusion) != c.worst {
 		c.State.Incomplete = true
 	}
 	d := own
@@ -138,7 +138,7 @@ func (c *Commit) Decide(own Decision, rerun string) Decision {
 	default:
 		worst := d.Conclusion
 		for _, s := range c.Carried {
-			worst = Worse(worst, s.Conclusion)
+			worst = worse(worst, s.Conclusion)
 		}
 		if worst != d.Conclusion {
 			d.Conclusion = worst
@@ -148,8 +148,8 @@ func (c *Commit) Decide(own Decision, rerun string) Decision {
 	return d
 }
 
-// Worse is the more blocking of two conclusions: success, then neutral, then anything else.
-func Worse(a, b string) string {
+// worse is the more blocking of two conclusions: success, then neutral, then anything else.
+func worse(a, b string) string {
 	rank := func(c string) int {
 		switch c {
 		case Success:

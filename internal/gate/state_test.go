@@ -21,7 +21,7 @@ func TestCommitDecide(t *testing.T) {
 	t.Parallel()
 	P, B, F := result.Pass, result.Borderline, result.Fail
 	// calcFailed is a full run's state: calc failed, quality was borderline.
-	calcFailed := &State{Version: StateVersion, Blocking: map[string]SuiteState{
+	calcFailed := &State{Version: stateVersion, Blocking: map[string]SuiteState{
 		"calc": {Conclusion: Failure, Verdict: F}, "quality": {Conclusion: Neutral, Verdict: B}}, Ran: []string{"calc", "quality"}}
 	tests := []struct {
 		name      string
@@ -98,13 +98,13 @@ func TestWorse(t *testing.T) {
 	for i, a := range order {
 		for j, b := range order {
 			want := order[max(i, j)]
-			if got := Worse(a, b); got != want {
+			if got := worse(a, b); got != want {
 				t.Errorf("Worse(%s, %s) = %s, want %s", a, b, got, want)
 			}
 		}
 	}
 	for _, odd := range []string{Cancelled, "", "timed_out"} {
-		if got := Worse(Neutral, odd); got != odd {
+		if got := worse(Neutral, odd); got != odd {
 			t.Errorf("Worse(neutral, %q) = %q: an unknown conclusion must block", odd, got)
 		}
 	}

@@ -4,6 +4,7 @@ package proc
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // needRoot skips a test of the isolation user where it cannot be made.
@@ -124,11 +126,22 @@ func TestInitNotDumpable(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	script := `cat /proc/$PPID/environ > "$OUT" 2>/dev/null; echo "exit $?" >> "$OUT"`
-	cmd := &exec.Cmd{Path: bin, Args: []string{initArg0, "/bin/sh", "sh", "-c", script},
-		Env:         []string{"OUT=" + out, "OPENAI_API_KEY=sk-planted-secret", "PATH=" + os.Getenv("PATH")},
-		SysProcAttr: &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: AgentUID, Gid: AgentGID, Groups: []uint32{}}}}
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("init: %v\n%s", err, b)
+	// A test running in parallel that forks while copyExecutable still holds bin open for
+	// writing hands the child that descriptor until it execs, and exec of a file open for
+	// writing fails with ETXTBSY (golang.org/issue/22315): retry that, briefly.
+	for attempt := 1; ; attempt++ {
+		cmd := &exec.Cmd{Path: bin, Args: []string{initArg0, "/bin/sh", "sh", "-c", script},
+			Env:         []string{"OUT=" + out, "OPENAI_API_KEY=sk-planted-secret", "PATH=" + os.Getenv("PATH")},
+			SysProcAttr: &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: AgentUID, Gid: AgentGID, Groups: []uint32{}}}}
+		b, err := cmd.CombinedOutput()
+		if errors.Is(err, syscall.ETXTBSY) && attempt < 10 {
+			time.Sleep(time.Duration(attempt) * 20 * time.Millisecond)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("init: %v\n%s", err, b)
+		}
+		break
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {

@@ -7,16 +7,16 @@ import "gopkg.in/yaml.v3"
 // few hundred bytes of nested anchors would otherwise grow into billions of nodes. Real
 // suites stay far below both limits.
 const (
-	// MaxNodes bounds the nodes of one file counted with every alias expanded.
-	MaxNodes = 1_000_000
-	// MaxDepth bounds nesting, aliases expanded.
-	MaxDepth = 1_000
+	// maxNodes bounds the nodes of one file counted with every alias expanded.
+	maxNodes = 1_000_000
+	// maxDepth bounds nesting, aliases expanded.
+	maxDepth = 1_000
 	// maxDecoded bounds the nodes decoded into Go values over one whole load (all its files),
 	// a second line behind the per-file check.
-	maxDecoded = 4 * MaxNodes
+	maxDecoded = 4 * maxNodes
 )
 
-// extent is what a node expands to: its node count (saturated just above MaxNodes) and
+// extent is what a node expands to: its node count (saturated just above maxNodes) and
 // depth; cycle is set when it contains an alias to itself (yaml.v3 builds such trees).
 type extent struct {
 	nodes, depth int64
@@ -28,7 +28,7 @@ var measuring = extent{nodes: -1}
 
 // checkBudget walks a document in order as an alias-expanding decoder would, adding to used,
 // and reports an error at the first node (usually an alias) that takes the file past
-// MaxNodes or MaxDepth.
+// maxNodes or maxDepth.
 func (d *decoder) checkBudget(doc *yaml.Node, used *int64) bool {
 	memo := map[*yaml.Node]extent{}
 	var walk func(n *yaml.Node, depth int64) bool
@@ -43,22 +43,22 @@ func (d *decoder) checkBudget(doc *yaml.Node, used *int64) bool {
 			case e.cycle:
 				d.errorf(n, "alias *%s refers to a node that contains it: it would expand forever", n.Value)
 				return false
-			case *used > MaxNodes:
-				d.errorf(n, "alias *%s expands the file past %d YAML nodes; evalgate refuses such files (an alias bomb?)", n.Value, MaxNodes)
+			case *used > maxNodes:
+				d.errorf(n, "alias *%s expands the file past %d YAML nodes; evalgate refuses such files (an alias bomb?)", n.Value, maxNodes)
 				return false
-			case depth+e.depth > MaxDepth:
-				d.errorf(n, "alias *%s nests the file deeper than %d levels", n.Value, MaxDepth)
+			case depth+e.depth > maxDepth:
+				d.errorf(n, "alias *%s nests the file deeper than %d levels", n.Value, maxDepth)
 				return false
 			}
 			return true
 		}
 		*used++
-		if *used > MaxNodes {
-			d.errorf(n, "the file has more than %d YAML nodes", MaxNodes)
+		if *used > maxNodes {
+			d.errorf(n, "the file has more than %d YAML nodes", maxNodes)
 			return false
 		}
-		if depth > MaxDepth {
-			d.errorf(n, "the file nests deeper than %d levels", MaxDepth)
+		if depth > maxDepth {
+			d.errorf(n, "the file nests deeper than %d levels", maxDepth)
 			return false
 		}
 		for _, c := range n.Content {
@@ -76,7 +76,7 @@ func (d *decoder) checkBudget(doc *yaml.Node, used *int64) bool {
 func measure(n *yaml.Node, memo map[*yaml.Node]extent) extent {
 	if e, ok := memo[n]; ok {
 		if e == measuring {
-			return extent{nodes: MaxNodes + 1, depth: MaxDepth + 1, cycle: true}
+			return extent{nodes: maxNodes + 1, depth: maxDepth + 1, cycle: true}
 		}
 		return e
 	}
@@ -90,8 +90,8 @@ func measure(n *yaml.Node, memo map[*yaml.Node]extent) extent {
 		e = extent{nodes: 1, depth: 1}
 		for _, c := range n.Content {
 			ce := measure(c, memo)
-			e.nodes = min(e.nodes+ce.nodes, MaxNodes+1)
-			e.depth = min(max(e.depth, ce.depth+1), MaxDepth+1)
+			e.nodes = min(e.nodes+ce.nodes, maxNodes+1)
+			e.depth = min(max(e.depth, ce.depth+1), maxDepth+1)
 			e.cycle = e.cycle || ce.cycle
 		}
 	}

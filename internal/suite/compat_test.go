@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,8 +104,13 @@ func TestAgentVJSONLExample(t *testing.T) {
 	if s.Tests[4].Question() != "What is 2+2?" || s.Tests[4].Reference() != "The answer is 4." {
 		t.Fatalf("shorthands: %q %q", s.Tests[4].Question(), s.Tests[4].Reference())
 	}
-	if !strings.Contains(s.Tests[5].Reference(), `"riskLevel": "Low"`) {
-		t.Fatalf("structured expected output: %q", s.Tests[5].Reference())
+	var ref map[string]any
+	if err := json.Unmarshal([]byte(s.Tests[5].Reference()), &ref); err != nil {
+		t.Fatalf("structured expected output %q: %v", s.Tests[5].Reference(), err)
+	}
+	wantRef := map[string]any{"riskLevel": "Low", "confidence": 0.95, "reasoning": "Transaction amount and pattern are within normal bounds"}
+	if diff := cmp.Diff(wantRef, ref); diff != "" {
+		t.Fatalf("structured expected output (-want +got):\n%s", diff)
 	}
 	if s.Tests[0].Pos.File != "v4.42.4/features/basic-jsonl/evals/dataset.jsonl" || s.Tests[2].Pos.Line != 3 {
 		t.Fatalf("row positions: %v %v", s.Tests[0].Pos, s.Tests[2].Pos)
@@ -213,7 +219,7 @@ func TestInterpolationAndTargets(t *testing.T) {
 	if s.TargetsFile == "" {
 		t.Fatal("targets.yaml not found walking up")
 	}
-	tf, tds := LoadTargets(s.TargetsFile, func(k string) string { return map[string]string{"KEY": "sk-test"}[k] })
+	tf, tds := loadTargets(s.TargetsFile, func(k string) string { return map[string]string{"KEY": "sk-test"}[k] })
 	if tf == nil || tds.HasErrors() {
 		t.Fatal(dump(tds))
 	}

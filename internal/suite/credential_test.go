@@ -136,7 +136,7 @@ func TestUnsetVariablesAreRecorded(t *testing.T) {
 		{agent, "env.WHO", ""},
 	}
 	for _, tt := range tests {
-		err := tt.cfg.UnsetError(tt.key)
+		err := tt.cfg.unsetError(tt.key)
 		if (err == nil) != (tt.want == "") || (err != nil && err.Error() != tt.want) {
 			t.Errorf("UnsetError(%s) = %v, want %q", tt.key, err, tt.want)
 		}

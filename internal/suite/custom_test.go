@@ -215,7 +215,7 @@ func TestAgentVPromptTemplateExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixed := strings.ReplaceAll(string(data), "custom-grader.ts", "custom-evaluator.ts")
-	s, ds := Parse([]byte(fixed), path, LoadOptions{Root: root})
+	s, ds := parse([]byte(fixed), path, LoadOptions{Root: root})
 	if s == nil || ds.HasErrors() || len(s.Tests) != 2 {
 		t.Fatalf("fixed example: %s", dump(ds))
 	}

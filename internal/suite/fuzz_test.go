@@ -29,7 +29,7 @@ const parseLimit = 5 * time.Second
 
 // FuzzParse feeds arbitrary bytes to the eval-file reader. Besides "no panic" and "no suite
 // means an error", it checks the expansion bound: no input decodes more than maxDecoded
-// nodes or takes longer than parseLimit, and a document that expands past MaxNodes is an
+// nodes or takes longer than parseLimit, and a document that expands past maxNodes is an
 // error. Run it with bounded minimisation, so a find on a 2-core machine is reported:
 //
 //	go test -run '^$' -fuzz FuzzParse -fuzztime 30s -fuzzminimizetime 200x ./internal/suite
@@ -64,25 +64,25 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("decoded %d nodes, bound %d", r.decoded, maxDecoded)
 		}
 		if overBudget(data) && !ds.HasErrors() {
-			t.Fatalf("a document past %d nodes was not refused:\n%s", MaxNodes, ds.Error())
+			t.Fatalf("a document past %d nodes was not refused:\n%s", maxNodes, ds.Error())
 		}
 	})
 }
 
-// overBudget reports whether a YAML document expands past MaxNodes (forever, for a cycle).
+// overBudget reports whether a YAML document expands past maxNodes (forever, for a cycle).
 func overBudget(data []byte) bool {
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil {
 		return false
 	}
-	return measure(&doc, map[*yaml.Node]extent{}).nodes > MaxNodes
+	return measure(&doc, map[*yaml.Node]extent{}).nodes > maxNodes
 }
 
 func TestBombsAreRefusedQuickly(t *testing.T) {
 	t.Parallel()
 	var deep strings.Builder
 	deep.WriteString("a0: &a0 [x]\n")
-	for i := 1; i <= MaxDepth+1; i++ {
+	for i := 1; i <= maxDepth+1; i++ {
 		deep.WriteString("a" + strconv.Itoa(i) + ": &a" + strconv.Itoa(i) + " [*a" + strconv.Itoa(i-1) + "]\n")
 	}
 	tests := []struct {
@@ -118,7 +118,7 @@ func TestBombsAreRefusedQuickly(t *testing.T) {
 func TestDeepJSONLRowIsRefused(t *testing.T) {
 	t.Parallel()
 	row := `{"id": "t", "input": "hi", "criteria": "c"}` + "\n" +
-		`{"id": "u", "input": "hi", "criteria": "c", "metadata": ` + strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5) + "}\n"
+		`{"id": "u", "input": "hi", "criteria": "c", "metadata": ` + strings.Repeat("[", maxDepth+5) + strings.Repeat("]", maxDepth+5) + "}\n"
 	s, _, ds := loadEnv(t, "x.jsonl", row)
 	if s != nil || len(ds) == 0 || ds[0].Pos.File != "x.jsonl" || ds[0].Pos.Line != 2 || !strings.Contains(ds[0].Message, "nests deeper than 1000 levels") {
 		t.Fatalf("got:\n%s", dump(ds))

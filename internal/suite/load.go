@@ -13,9 +13,9 @@ import (
 	"github.com/evalgate/evalgate/internal/fsroot"
 )
 
-// DefaultMaxFileSize bounds an eval file (or any file it reads): larger files are refused
+// defaultMaxFileSize bounds an eval file (or any file it reads): larger files are refused
 // before they are read, so a stray 50 MB dump cannot stall a CI run.
-const DefaultMaxFileSize = fsroot.DefaultMaxSize
+const defaultMaxFileSize = fsroot.DefaultMaxSize
 
 // LoadOptions configure loading.
 type LoadOptions struct {
@@ -27,7 +27,7 @@ type LoadOptions struct {
 	Getenv func(string) string
 	// Env says which variables ${{ VAR }} may read; nil reads any, as AgentV does.
 	Env *EnvPolicy
-	// MaxFileSize bounds each file read, 0 = DefaultMaxFileSize.
+	// MaxFileSize bounds each file read, 0 = defaultMaxFileSize.
 	MaxFileSize int64
 	// Trials is the run's trial count override (--trials, the trials input; 0 = none): with
 	// one, an execution.trials that sets only a strategy is complete.
@@ -50,8 +50,8 @@ func Load(path string, opts LoadOptions) (s *Suite, ds Diagnostics) {
 	return r.parse(data, path)
 }
 
-// Parse reads an eval file's content; path names it in diagnostics and anchors relative paths.
-func Parse(data []byte, path string, opts LoadOptions) (*Suite, Diagnostics) {
+// parse reads an eval file's content; path names it in diagnostics and anchors relative paths.
+func parse(data []byte, path string, opts LoadOptions) (*Suite, Diagnostics) {
 	return newReader(path, opts).parseData(data, path)
 }
 
@@ -109,7 +109,7 @@ func newDecoder(path string, opts LoadOptions) decoder {
 		opts.Root = root
 	}
 	if opts.MaxFileSize <= 0 {
-		opts.MaxFileSize = DefaultMaxFileSize
+		opts.MaxFileSize = defaultMaxFileSize
 	}
 	d := decoder{opts: opts, dir: filepath.Dir(abs), refs: map[string]bool{}, reported: map[Diagnostic]bool{}}
 	d.file = d.rel(abs)

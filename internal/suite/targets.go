@@ -41,7 +41,7 @@ type TargetConfig struct {
 	Root string
 	// Unset names, per setting (a dotted path for nested keys: "api_key", "env.GH_TOKEN"), the
 	// ${{ VAR }} it referenced that was unset or empty. Such a setting reads as "", and must
-	// not silently fall back to a vendor default: see UnsetError.
+	// not silently fall back to a vendor default: see unsetError.
 	Unset map[string]string
 	// Reads names, per setting (dotted path as in Unset), the variables its ${{ VAR }}s read.
 	Reads map[string][]string
@@ -50,10 +50,10 @@ type TargetConfig struct {
 	keyPos map[string]Pos
 }
 
-// UnsetError is the error for a setting whose ${{ VAR }} was not set, nil when it was (or
+// unsetError is the error for a setting whose ${{ VAR }} was not set, nil when it was (or
 // when the setting interpolated nothing): "targets.yaml:4:5: target gpt: api_key:
 // ${{ MY_KEY }} is not set (set the MY_KEY environment variable)".
-func (t *TargetConfig) UnsetError(key string) error {
+func (t *TargetConfig) unsetError(key string) error {
 	v, ok := t.Unset[key]
 	if !ok {
 		return nil
@@ -135,10 +135,10 @@ func FindTargets(evalPath, root string) string {
 	}
 }
 
-// LoadTargets parses a targets.yaml with the root assumed by fsroot.Default.
+// loadTargets parses a targets.yaml with the root assumed by fsroot.Default.
 //
 // Deprecated: use LoadTargetsWith and name the repository root.
-func LoadTargets(path string, getenv func(string) string) (*TargetsFile, Diagnostics) {
+func loadTargets(path string, getenv func(string) string) (*TargetsFile, Diagnostics) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path

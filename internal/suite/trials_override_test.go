@@ -20,7 +20,7 @@ func TestTrialsCountFromOverride(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, ds := Parse([]byte(body), "evals/s.eval.yaml", LoadOptions{Root: t.TempDir(), Trials: tc.trials})
+			s, ds := parse([]byte(body), "evals/s.eval.yaml", LoadOptions{Root: t.TempDir(), Trials: tc.trials})
 			if tc.err != "" {
 				if !ds.HasErrors() || !strings.Contains(ds.Error(), tc.err) {
 					t.Fatalf("diagnostics %v, want %q", ds, tc.err)

@@ -110,7 +110,7 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 			if err := os.WriteFile(evil, []byte("#!/bin/sh\ntouch "+q(mark)+"\ncat\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			w, err := Prepare(ctx, t.TempDir(), containTemplate(t))
+			w, err := prepare(ctx, t.TempDir(), containTemplate(t), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +164,7 @@ func TestAgentCannotSteerTheDiff(t *testing.T) {
 func TestAgentRepositoryMirrorsTheBaseline(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	w, err := Prepare(ctx, t.TempDir(), containTemplate(t))
+	w, err := prepare(ctx, t.TempDir(), containTemplate(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestAgentRepositoryMirrorsTheBaseline(t *testing.T) {
 func TestDiffRefusesAReplacedWorkspace(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	w, err := Prepare(ctx, t.TempDir(), containTemplate(t))
+	w, err := prepare(ctx, t.TempDir(), containTemplate(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func (l *Lease) close(keep bool) (string, error) {
 	if h := l.m.hook(afterEach); h != nil {
 		command := len(h.Command) > 0
 		// A per_test workspace is not used again: reset it only for a command to see.
-		if reset, strict := resets(h); reset && (l.m.Shared() || command) {
+		if reset, strict := resets(h); reset && (l.m.isShared() || command) {
 			if err := l.m.reset(l.ctx, l.w, l.base, strict); err != nil {
 				l.m.warn(fmt.Errorf("%s: reset: %w", hookName(afterEach, h), err))
 			}
@@ -60,7 +60,7 @@ func (l *Lease) close(keep bool) (string, error) {
 		}
 	}
 	l.stop()
-	if !l.m.Shared() {
+	if !l.m.isShared() {
 		return l.w.Close(keep)
 	}
 	defer l.m.unlock()

@@ -91,8 +91,8 @@ func NewManager(spec *suite.Workspace, opts ManagerOptions) *Manager {
 	return &Manager{spec: spec, opts: opts, sem: make(chan struct{}, 1)}
 }
 
-// Shared reports whether every test runs in one workspace.
-func (m *Manager) Shared() bool { return m.spec.Isolation == "shared" || m.static() }
+// isShared reports whether every test runs in one workspace.
+func (m *Manager) isShared() bool { return m.spec.Isolation == "shared" || m.static() }
 
 // static reports whether the workspace is the user's directory at workspace.path.
 func (m *Manager) static() bool { return m.spec.Path != "" }
@@ -130,7 +130,7 @@ func (m *Manager) Acquire(ctx context.Context, testID string, caseInput any, met
 		return nil, err
 	}
 	in := hookInput{TestID: testID, EvalRunID: m.opts.RunID, CaseInput: caseInput, CaseMetadata: metadata}
-	if m.Shared() {
+	if m.isShared() {
 		if err := m.lock(ctx); err != nil {
 			return nil, fmt.Errorf("workspace: waiting for the shared workspace: %w", err)
 		}
@@ -235,7 +235,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("workspace: close: waiting for setup: %w", ctx.Err())
 	}
-	if m.Shared() {
+	if m.isShared() {
 		if err := m.lock(ctx); err != nil {
 			return fmt.Errorf("workspace: close: waiting for the shared workspace: %w", err)
 		}

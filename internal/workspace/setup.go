@@ -58,7 +58,7 @@ func (m *Manager) runSetup(ctx context.Context) error {
 			return err
 		}
 		m.shared, dir = w, w.Dir()
-	case m.Shared():
+	case m.isShared():
 		w, err := create(ctx, m.opts.Parent, m.opts.User, func(dir string) error { return m.fill(ctx, dir) })
 		if err != nil {
 			return err

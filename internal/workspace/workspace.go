@@ -51,14 +51,10 @@ type Workspace struct {
 	owner *proc.User
 }
 
-// Prepare copies template into a new directory under parent ("" = the system temp dir) and
-// commits it as the baseline. Nested .git directories in the template are not copied: a
-// template is content, and its repositories' internals are not the agent's starting point.
-func Prepare(ctx context.Context, parent, template string) (*Workspace, error) {
-	return prepare(ctx, parent, template, nil)
-}
-
-// prepare is Prepare with the copy handed to owner.
+// prepare copies template into a new directory under parent ("" = the system temp dir),
+// commits it as the baseline and hands the copy to owner (nil = evalgate). Nested .git
+// directories in the template are not copied: a template is content, and its repositories'
+// internals are not the agent's starting point.
 func prepare(ctx context.Context, parent, template string, owner *proc.User) (*Workspace, error) {
 	return create(ctx, parent, owner, func(dir string) error {
 		if template == "" {

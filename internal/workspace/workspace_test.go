@@ -32,7 +32,7 @@ func template(t *testing.T) string {
 func TestDiffShowsEveryKindOfChange(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	w, err := Prepare(ctx, t.TempDir(), template(t))
+	w, err := prepare(ctx, t.TempDir(), template(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestConcurrentWorkspacesStayIndependent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w, err := Prepare(ctx, t.TempDir(), tmpl)
+			w, err := prepare(ctx, t.TempDir(), tmpl, nil)
 			if err != nil {
 				t.Error(err)
 				return
@@ -116,7 +116,7 @@ func TestConcurrentWorkspacesStayIndependent(t *testing.T) {
 func TestNestedRepositoriesAreDiffedAsFiles(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	w, err := Prepare(ctx, t.TempDir(), "")
+	w, err := prepare(ctx, t.TempDir(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

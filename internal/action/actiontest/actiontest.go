@@ -74,6 +74,27 @@ func (j *Job) File(path string) string {
 	return string(b)
 }
 
+// Outputs reads the step outputs the job wrote to its GITHUB_OUTPUT file.
+func (j *Job) Outputs() map[string]string { return ParseOutputs(j.File(j.Output)) }
+
+// ParseOutputs reads a GITHUB_OUTPUT file: name<<delimiter, the value's lines, delimiter.
+func ParseOutputs(s string) map[string]string {
+	out := map[string]string{}
+	lines := strings.Split(s, "\n")
+	for i := 0; i < len(lines); i++ {
+		name, delim, ok := strings.Cut(lines[i], "<<")
+		if !ok {
+			continue
+		}
+		var val []string
+		for i++; i < len(lines) && lines[i] != delim; i++ {
+			val = append(val, lines[i])
+		}
+		out[name] = strings.Join(val, "\n")
+	}
+	return out
+}
+
 // SetEvent replaces the job's event.
 func (j *Job) SetEvent(name string, payload map[string]any) {
 	j.T.Helper()
