@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -46,11 +47,11 @@ func reportZip(t *testing.T, run *result.Run, extra ...string) []byte {
 	}
 	if run != nil {
 		w, _ := zw.Create("results.json")
-		if err := reports.WriteResults(w, run); err != nil {
+		if err := reports.WriteResults(w, run); !errors.Is(err, nil) {
 			t.Fatal(err)
 		}
 	}
-	if err := zw.Close(); err != nil {
+	if err := zw.Close(); !errors.Is(err, nil) {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -131,7 +132,7 @@ func TestAutoBaseline(t *testing.T) {
 				Baseline: "auto", BaselineArtifact: "evalgate-report", FailOnRegression: tt.regress}
 			p := plan{sha: "head", pr: 7, base: baseSHA, baseRef: "main"}
 			pub := &publisher{d: d, in: in, p: p, checkID: id, forbidden: tt.fork}
-			if err := pub.publish(t.Context(), tt.head, nil, time.Time{}); err != tt.wantExit {
+			if err := pub.publish(t.Context(), tt.head, nil, time.Time{}); !errors.Is(err, tt.wantExit) {
 				t.Fatalf("publish: %v, want %v; log:\n%s", err, tt.wantExit, log.String())
 			}
 			if n, dl := srv.Count(githubtest.ListWorkflowRuns), len(srv.BlobRequests()); strings.HasPrefix(tt.name, "on the base commit") && (n != 1 || dl != 1) {

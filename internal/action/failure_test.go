@@ -64,7 +64,7 @@ func TestFailuresAreReported(t *testing.T) {
 			if tt.execute != nil {
 				j.execute = func(ctx context.Context, job Job) (*result.Run, error) { return tt.execute(ctx, cancel, job) }
 			}
-			if err := j.run(ctx); err != tt.want {
+			if err := j.run(ctx); !errors.Is(err, tt.want) {
 				t.Fatalf("Run: %v, want %v\n%s", err, tt.want, j.logText())
 			}
 			cs := j.srv.Comments(2)
@@ -112,7 +112,7 @@ func TestFailureWithoutAComment(t *testing.T) {
 			j := newJob(t, tt.event, webhookPayload(t, tt.payload), nil)
 			j.head, j.loadErr = tt.head, errors.New("evals/billing.eval.yaml:3: bad")
 			j.inputs["comment"] = "never"
-			if err := j.run(t.Context()); err != errConfig {
+			if err := j.run(t.Context()); !errors.Is(err, errConfig) {
 				t.Fatalf("Run: %v", err)
 			}
 			if n := j.srv.Count(githubtest.CreateComment) + j.srv.Count(githubtest.ListComments); n != 0 {
@@ -134,7 +134,7 @@ func TestDryRunPrintsTheFailure(t *testing.T) {
 	t.Parallel()
 	j := newJob(t, "pull_request", webhookPayload(t, "pull_request.synchronize"), nil)
 	j.dry, j.head, j.loadErr = true, "ec26c3e57ca3a959ca5aad62de7213c562f8c821", errors.New("evals/billing.eval.yaml:3: bad")
-	if err := j.run(t.Context()); err != errConfig {
+	if err := j.run(t.Context()); !errors.Is(err, errConfig) {
 		t.Fatalf("Run: %v", err)
 	}
 	got := j.dryOut.String()
@@ -158,7 +158,7 @@ func TestRerunWhosePullRequestCannotBeRead(t *testing.T) {
 	})
 	j.srv.Permissions["Codertocat"] = "write"
 	j.srv.Fail(githubtest.GetPull, githubtest.Fault{Status: 404, Body: `{"message":"Not Found"}`})
-	if err := j.run(t.Context()); err != errConfig {
+	if err := j.run(t.Context()); !errors.Is(err, errConfig) {
 		t.Fatalf("Run: %v, want %v\n%s", err, errConfig, j.logText())
 	}
 	if got := j.ranSuites(); len(got) != 0 {

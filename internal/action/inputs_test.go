@@ -1,9 +1,10 @@
 package action
 
 import (
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/evalgate/evalgate/internal/gate"
 )
@@ -38,7 +39,10 @@ func TestParseInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(in.Suites, []string{"evals/a/**", "evals/b/*.eval.yaml", "extra.yaml"}) || in.Workers != 8 ||
+	if diff := cmp.Diff([]string{"evals/a/**", "evals/b/*.eval.yaml", "extra.yaml"}, in.Suites); diff != "" {
+		t.Errorf("suites (-want +got):\n%s", diff)
+	}
+	if in.Workers != 8 ||
 		in.FailOn != gate.FailOnBorderline || in.Comment != "on_failure" || !in.AllowForkReruns || !in.AllowForkCode || !in.FailOnRegression ||
 		in.BudgetUSD != 2.5 || in.JudgeSamples != 3 || in.Baseline != "auto" || in.Trials != 5 || in.MaxTrials != 10 {
 		t.Fatalf("%+v", in)

@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,7 +60,7 @@ func TestGateCompletesInOneRequest(t *testing.T) {
 	dir := t.TempDir()
 	d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Root: dir}
 	pub := &publisher{d: d, in: inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate"}, p: plan{sha: "abc"}, checkID: id}
-	if err := pub.publish(t.Context(), failingRun(tests), nil, time.Time{}); err != errGateFailed {
+	if err := pub.publish(t.Context(), failingRun(tests), nil, time.Time{}); !errors.Is(err, errGateFailed) {
 		t.Fatalf("publish: %v, want %v", err, errGateFailed)
 	}
 	runs := srv.CheckRuns()

@@ -3,6 +3,7 @@ package action
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -50,10 +51,10 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			var buf bytes.Buffer
-			if err := reports.WriteResults(&buf, base); err != nil {
+			if err := reports.WriteResults(&buf, base); !errors.Is(err, nil) {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(dir, "base.json"), buf.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, "base.json"), buf.Bytes(), 0o644); !errors.Is(err, nil) {
 				t.Fatal(err)
 			}
 			srv := githubtest.New(t)
@@ -65,7 +66,7 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 			d := &deps{Publisher: gh.Repo("acme", "agents"), Source: gh.Repo("acme", "agents"), Event: &event.Event{Owner: "acme", Repo: "agents"}, Log: io.Discard, Root: dir}
 			in := inputs{CheckName: "evalgate", ReportDir: "report", Command: "/evalgate", Baseline: "base.json", FailOnRegression: true}
 			pub := &publisher{d: d, in: in, p: plan{sha: "abc"}, checkID: id}
-			if err := pub.publish(t.Context(), tc.head, nil, time.Time{}); err != tc.code {
+			if err := pub.publish(t.Context(), tc.head, nil, time.Time{}); !errors.Is(err, tc.code) {
 				t.Errorf("publish: %v, want %v", err, tc.code)
 			}
 			runs := srv.CheckRuns()
@@ -77,7 +78,7 @@ func TestFailOnRegressionGatesOnSignificantTests(t *testing.T) {
 				t.Fatal(err)
 			}
 			var file reports.CheckOutput
-			if err := json.Unmarshal(raw, &file); err != nil {
+			if err := json.Unmarshal(raw, &file); !errors.Is(err, nil) {
 				t.Fatal(err)
 			}
 			if file.Conclusion != runs[0].Conclusion || file.Title != runs[0].Title {
