@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/github"
+	"github.com/evalgate/evalgate/internal/pipeline"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/safetext"
 	"github.com/evalgate/evalgate/reports"
@@ -48,15 +48,9 @@ func (d *deps) baseline(ctx context.Context, in inputs, p plan, cancelled bool) 
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(d.Root, path)
 	}
-	f, err := os.Open(path)
+	base, err := pipeline.ReadResults(path)
 	if err != nil {
 		d.logf("evalgate: baseline: %v (reporting without deltas)", err)
-		return nil, ""
-	}
-	defer f.Close()
-	base, err := reports.ReadResults(f)
-	if err != nil {
-		d.logf("evalgate: baseline %s: %v (reporting without deltas)", in.Baseline, err)
 		return nil, ""
 	}
 	return base, ""

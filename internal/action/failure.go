@@ -130,7 +130,13 @@ func (d *deps) execute(ctx context.Context, tr trust, job Job) (run *result.Run,
 		}
 	}()
 	if tr.ForkCode {
-		job.Fork = d.forkPolicy(ctx, job.Suites)
+		// The preflight builds the clients of the whole selection (a shard checks them all),
+		// so the hosts allowed are those of every suite it checks.
+		checked := job.Check
+		if checked == nil {
+			checked = job.Suites
+		}
+		job.Fork = d.forkPolicy(ctx, checked)
 		d.logf("evalgate: fork code runs with this job's secrets (allow_fork_code): reply cache off, vendor keys only to the base branch's hosts, no variables or credentials in an agent's env:")
 	}
 	return d.Runner.Run(ctx, job)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -70,14 +71,7 @@ func Main(ctx context.Context, h Host) error {
 			}
 		}
 	}
-	secrets := h.Credentials
-	for _, k := range in.EnvAllow {
-		// Declared because a suite needs them, and may be secrets under any name.
-		if v := h.Getenv(k); v != "" {
-			secrets = append(secrets, v)
-		}
-	}
-	addSecrets(secrets)
+	addSecrets(append(slices.Clone(h.Credentials), pipeline.AllowedValues(h.Getenv, in.EnvAllow)...))
 	ev, err := event.Load(h.Getenv, os.ReadFile)
 	if err != nil {
 		return err

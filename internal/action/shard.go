@@ -33,14 +33,14 @@ func (in inputs) salt() string {
 // shard with no test writes one: the merge must see every shard to trust the whole.
 func (d *deps) runShard(ctx context.Context, in inputs, p plan, picked []*suite.Suite, loadErrs []*result.SuiteResult, why map[string]string) error {
 	sh := &pipeline.Sharding{Spec: *in.Shard, Durations: d.inRoot(in.ShardDurations), Salt: in.salt()}
-	split, mine, err := sh.Split(picked, loadErrs, in.Target != "", in.Trials)
+	job := Job{Suites: picked, LoadErrors: loadErrs, Context: d.context(p, ""), Why: why}
+	split, err := sh.Part(&job, in.Target != "", in.Trials)
 	if err != nil {
 		return d.shardFailed(ctx, in, sh.Spec, "split the suites", err, nil)
 	}
+	mine := job.Suites
 	d.logf("evalgate: shard %s: %d of %d suite(s) have tests in this shard (plan %s, balanced by %s)", sh.Spec, len(mine), len(picked), split.ShortFingerprint(), split.Balance)
-	// Every shard checks the whole selection's configuration, so a mistake fails every shard
-	// alike, where it is written, rather than only the one whose tests meet it.
-	run, err := d.execute(ctx, p.trust, Job{Suites: mine, Check: picked, LoadErrors: loadErrs, Context: d.context(p, ""), Why: why, Shard: sh.Spec.String()})
+	run, err := d.execute(ctx, p.trust, job)
 	if run == nil || err != nil {
 		// A shard cut short writes no manifest: the merge reports its tests as errors rather
 		// than trust the ones it skipped.
@@ -94,11 +94,7 @@ func (d *deps) runMerged(ctx context.Context, in inputs, p plan) error {
 	if ctx.Err() != nil {
 		return d.fail(ctx, in, p, nil, failure{stage: "select the suites to run", err: ctx.Err(), cancelled: interruption(ctx)})
 	}
-	replan := func(count int, salt string) (*shard.Plan, error) {
-		sh := &pipeline.Sharding{Spec: shard.Spec{Index: 1, Count: count}, Durations: d.inRoot(in.ShardDurations), Salt: salt}
-		plan, _, err := sh.Split(picked, loadErrs, in.Target != "", in.Trials)
-		return plan, err
-	}
+	replan := pipeline.Replan(picked, loadErrs, d.inRoot(in.ShardDurations), in.Target != "", in.Trials)
 	// The check run opens once the shards are known to merge: shards that disagree get a
 	// check run that says so, below.
 	m, err := pipeline.Merge([]string{dir}, shard.MergeOptions{SHA: p.sha, Replan: replan, Key: d.ShardKey}, d.reportDir(in))

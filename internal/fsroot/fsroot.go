@@ -80,6 +80,15 @@ func Rel(root, abs string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
+// Display is path as messages show it: relative to root when it lies inside, else as given,
+// slash-separated.
+func Display(root, path string) string {
+	if r, ok := Rel(root, path); ok {
+		return r
+	}
+	return filepath.ToSlash(path)
+}
+
 // Read reads rel under fsys, an os.Root opened at root, with the size bound (0 =
 // DefaultMaxSize) and the text check.
 func Read(fsys *os.Root, root, rel string, limit int64) ([]byte, error) {

@@ -56,7 +56,13 @@ func Credentials(environ func() []string, getenv func(string) string) []string {
 // it declares because a suite needs them, and which may be secrets under any name
 // (DATABASE_URL).
 func JobSecrets(environ func() []string, getenv func(string) string, allow []string) []string {
-	values := Credentials(environ, getenv)
+	return append(Credentials(environ, getenv), AllowedValues(getenv, allow)...)
+}
+
+// AllowedValues are the values of the variables allow lets ${{ VAR }} read: declared because
+// a suite needs them, they may be secrets under any name.
+func AllowedValues(getenv func(string) string, allow []string) []string {
+	var values []string
 	for _, k := range allow {
 		if v := getenv(k); v != "" {
 			values = append(values, v)

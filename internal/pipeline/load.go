@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/fsroot"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -81,12 +82,8 @@ func suiteName(path string) string {
 	return base
 }
 
-func rel(root, path string) string {
-	if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
-	}
-	return filepath.ToSlash(path)
-}
+// rel is path as messages show it (fsroot.Display).
+func rel(root, path string) string { return fsroot.Display(root, path) }
 
 // Root is the repository root, absolute: root when it is set (--root), else the git work
 // tree holding the first path (default the current directory), else the current directory.

@@ -231,7 +231,7 @@ func (c *checker) warn(err error) {
 }
 
 func (c *checker) warnDiag(d suite.Diagnostic) {
-	if key := DiagLine(d); !c.seen[key] && c.w.Log != nil {
+	if key := DiagLine(d); !c.seen[key] {
 		c.seen[key] = true
 		c.warnings++
 		fmt.Fprintln(c.w.Log, DiagLine(d))

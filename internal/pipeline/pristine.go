@@ -23,9 +23,7 @@ func (w *wiring) pinGraders(suites []*suite.Suite) (cleanup func(), err error) {
 		return nil, err
 	}
 	for _, msg := range p.Warnings {
-		if w.Log != nil {
-			fmt.Fprintf(w.Log, "evalgate: warning: %s\n", msg)
-		}
+		fmt.Fprintf(w.Log, "evalgate: warning: %s\n", msg)
 	}
 	w.scripts = p
 	return cleanup, nil

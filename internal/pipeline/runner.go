@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/engine"
@@ -88,8 +89,11 @@ type Runner struct {
 	cfg Config
 }
 
-// New returns the Runner of cfg.
+// New returns the Runner of cfg. A nil Log prints nothing.
 func New(cfg Config) *Runner {
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
 	return &Runner{cfg: cfg}
 }
 

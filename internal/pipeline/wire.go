@@ -39,13 +39,12 @@ func runID(now time.Time) string {
 // newWiring is the wiring of one run; with fork, the reply cache is off, vendor keys go only
 // where fork.AllowHost lets them and every targets file passes fork.CheckTargets.
 func newWiring(c Config, fork *Fork) *wiring {
-	rc := c.Config
 	if fork != nil {
-		rc.LLM.Cache = nil
-		rc.LLM.AllowHost = fork.AllowHost
-		rc.CheckTargets = fork.CheckTargets
+		c.LLM.Cache = nil
+		c.LLM.AllowHost = fork.AllowHost
+		c.CheckTargets = fork.CheckTargets
 	}
-	return &wiring{Config: c, runID: runID(time.Now()), res: resolve.NewResolver(rc), managers: map[wsKey]*workspace.Manager{}}
+	return &wiring{Config: c, runID: runID(time.Now()), res: resolve.NewResolver(c.Config), managers: map[wsKey]*workspace.Manager{}}
 }
 
 // grader builds one grader of a test, with judges resolved by precedence
@@ -89,7 +88,7 @@ func (w *wiring) closeWorkspaces(ctx context.Context) {
 	w.managers = map[wsKey]*workspace.Manager{}
 	w.mu.Unlock()
 	for _, m := range managers {
-		if err := m.Close(ctx); err != nil && w.Log != nil {
+		if err := m.Close(ctx); err != nil {
 			fmt.Fprintf(w.Log, "evalgate: warning: %v\n", err)
 		}
 	}

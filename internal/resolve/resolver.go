@@ -343,9 +343,5 @@ func EnvGap(err error) bool {
 	return strings.Contains(err.Error(), UnsetMarker)
 }
 
-func rel(root, path string) string {
-	if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
-	}
-	return filepath.ToSlash(path)
-}
+// rel is path as messages show it (fsroot.Display).
+func rel(root, path string) string { return fsroot.Display(root, path) }
