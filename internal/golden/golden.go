@@ -4,6 +4,7 @@
 package golden
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,6 +28,8 @@ func Check(t testing.TB, path, got string, update bool) {
 	if err != nil {
 		t.Fatalf("%v (run the test with -update to create it)", err)
 	}
+	// A checkout with core.autocrlf gives the file CRLF line ends; got has none.
+	want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Errorf("%s differs (-want +got; run the test with -update once the change is right):\n%s", path, diff)
 	}

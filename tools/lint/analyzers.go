@@ -103,16 +103,13 @@ func wrap(s *settings, linter string, a *analysis.Analyzer) *analysis.Analyzer {
 			return nil, err
 		}
 		on := c.enabled(linter) && (linter != "staticcheck" || checkEnabled(c.Linters.Settings.Staticcheck.Checks, a.Name))
-		if !on && a.ResultType == nil {
+		if !on {
 			return nil, nil
 		}
 		// By file name, built on the first finding.
 		nolint := sync.OnceValue(func() map[string][]lineRange { return nolintRanges(pass) })
 		p := *pass
 		p.Report = func(d analysis.Diagnostic) {
-			if !on {
-				return
-			}
 			pos := pass.Fset.Position(d.Pos)
 			if covered(nolint()[pos.Filename], pos.Line, linter) || isGenerated(pass, pos.Filename) {
 				return
