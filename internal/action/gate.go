@@ -99,7 +99,7 @@ func (d *deps) previousGate(ctx context.Context, in inputs, sha string, own int6
 	if latest.Status == "completed" {
 		pv.conclusion = latest.Conclusion
 	}
-	state := pv.authenticate(latest.Summary, sha, key, app)
+	state := pv.authenticate(latest.Summary, sha, latest.ID, key, app)
 	d.logf("evalgate: previous %s check run %d on %s by %s: %s %s, gate state recorded: %v", in.CheckName, latest.ID, sha, app, latest.Status, latest.Conclusion, state != nil)
 	switch {
 	case pv.refused != "":
@@ -113,8 +113,8 @@ func (d *deps) previousGate(ctx context.Context, in inputs, sha string, own int6
 // authenticate reads the state block of the previous check run's summary, posted on sha by
 // app, and sets what the gate may take from it (prior) and why (trust), or why not (refused).
 // It returns the state it accepted (nil: none).
-func (pv *previous) authenticate(summary, sha, key, app string) *gate.State {
-	state, err := gate.ParseBlock(summary, sha, key)
+func (pv *previous) authenticate(summary, sha string, checkID int64, key, app string) *gate.State {
+	state, err := gate.ParseBlock(summary, sha, checkID, key)
 	switch {
 	case err == nil:
 		pv.prior.State = state
@@ -144,6 +144,7 @@ func (pv *previous) authenticate(summary, sha, key, app string) *gate.State {
 type commitGate struct {
 	*gate.Commit
 	sha, key string
+	checkID  int64 // the check run the state block goes in: its signature names it
 	// cancelled is the interruption that cut the run short; such a check records no state.
 	cancelled error
 	note      string // Markdown for the comment, the summary and the check run
@@ -151,8 +152,8 @@ type commitGate struct {
 
 // newGate computes the per-suite state of a finished run under policy and, for a partial
 // rerun, carries forward what the previous check run recorded; key signs the state block.
-func newGate(run *result.Run, policy gate.Policy, p plan, rerun, key string, cancelled error, cancelledAt time.Time) *commitGate {
-	g := &commitGate{Commit: policy.Record(run, cancelled != nil), sha: p.sha, key: key, cancelled: cancelled}
+func newGate(run *result.Run, policy gate.Policy, p plan, rerun, key string, checkID int64, cancelled error, cancelledAt time.Time) *commitGate {
+	g := &commitGate{Commit: policy.Record(run, cancelled != nil), sha: p.sha, key: key, checkID: checkID, cancelled: cancelled}
 	if cancelled != nil {
 		g.note = cancelNote(run, cancelled, cancelledAt)
 		return g
@@ -178,11 +179,11 @@ func (g *commitGate) conclude(check *reports.CheckOutput) {
 }
 
 // block is the state block, or nothing for a cancelled run (whose suites are unfinished).
-func (g *commitGate) block() string { return g.Block(g.sha, g.key) }
+func (g *commitGate) block() string { return g.Block(g.sha, g.checkID, g.key) }
 
 // emptyState is the state block of a commit on which no suite ran: nothing blocks.
-func emptyState(sha, key string) string {
-	return gate.Policy{}.Record(nil, false).Block(sha, key)
+func emptyState(sha string, checkID int64, key string) string {
+	return gate.Policy{}.Record(nil, false).Block(sha, checkID, key)
 }
 
 // rerunNote says what a partial rerun graded and what it took from the run before.

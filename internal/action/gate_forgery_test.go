@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -25,12 +26,15 @@ const (
 	allGreen = `{"v":1,"blocking":{},"ran":["calc","quality"]}`
 )
 
-// signedBlock is the state block as evalgate signs it: HMAC-SHA256 under key over the
-// domain, the commit and the state's exact JSON bytes. Written out here, not taken from the
-// code, so that the test pins the format.
-func signedBlock(key, sha, state string) string {
+// firstSeed is the ID the fake gives the first check run a test seeds (then 1002, …).
+const firstSeed int64 = 1001
+
+// signedBlock is the state block as evalgate signs it for check run id: HMAC-SHA256 under key
+// over the domain, the commit, the check run and the state's exact JSON bytes. Written out
+// here, not taken from the code, so that the test pins the format.
+func signedBlock(key, sha string, id int64, state string) string {
 	h := hmac.New(sha256.New, []byte(key))
-	h.Write([]byte("evalgate gate state v1\x00" + sha + "\x00" + state))
+	fmt.Fprintf(h, "evalgate gate state v1\x00%s\x00%d\x00%s", sha, id, state)
 	return "<!-- evalgate:state " + state + " hmac-sha256=" + hex.EncodeToString(h.Sum(nil)) + " -->"
 }
 
@@ -130,22 +134,25 @@ func TestPartialRerunRefusesForgedState(t *testing.T) {
 		{name: "a truncated state block is no state", seeds: []githubtest.CheckRun{earlier("success", `<!-- evalgate:state {"v":1,"blocking":{`)},
 			only: "quality", graded: []string{"quality"}, want: "failure", refused: "state"},
 		{name: "a truncated state block is no state, even signed", key: forgeKey,
-			seeds: []githubtest.CheckRun{earlier("success", strings.TrimSuffix(signedBlock(forgeKey, forgeSHA, allGreen), " -->"))},
+			seeds: []githubtest.CheckRun{earlier("success", strings.TrimSuffix(signedBlock(forgeKey, forgeSHA, firstSeed, allGreen), " -->"))},
 			only:  "quality", graded: []string{"quality"}, want: "failure", refused: "state"},
-		{name: "with a key, a signed state carries its failure", key: forgeKey, seeds: []githubtest.CheckRun{earlier("failure", signedBlock(forgeKey, forgeSHA, calcFailed))},
+		{name: "with a key, a signed state carries its failure", key: forgeKey, seeds: []githubtest.CheckRun{earlier("failure", signedBlock(forgeKey, forgeSHA, firstSeed, calcFailed))},
 			only: "quality", graded: []string{"quality"}, want: "failure", carried: true},
-		{name: "with a key, a signed state passes once its failure is regraded", key: forgeKey, seeds: []githubtest.CheckRun{earlier("failure", signedBlock(forgeKey, forgeSHA, calcFailed))},
+		{name: "with a key, a signed state passes once its failure is regraded", key: forgeKey, seeds: []githubtest.CheckRun{earlier("failure", signedBlock(forgeKey, forgeSHA, firstSeed, calcFailed))},
 			only: "calc", graded: []string{"calc"}, want: "success"},
+		{name: "with a key, an older signed state copied into a newer failing check run is refused", key: forgeKey,
+			seeds: []githubtest.CheckRun{earlier("success", signedBlock(forgeKey, forgeSHA, firstSeed, allGreen)), earlier("failure", signedBlock(forgeKey, forgeSHA, firstSeed, allGreen))},
+			only:  "quality", graded: []string{"quality"}, want: "failure", refused: "does not match"},
 		{name: "with a key, an unsigned state is refused", key: forgeKey, seeds: []githubtest.CheckRun{earlier("success", unsignedBlock(allGreen))},
 			only: "quality", graded: []string{"quality"}, want: "failure", refused: "not signed"},
 		{name: "with a key, a state signed under another key is refused", key: forgeKey,
-			seeds: []githubtest.CheckRun{earlier("success", signedBlock("an-attackers-own-key-0123", forgeSHA, allGreen))},
+			seeds: []githubtest.CheckRun{earlier("success", signedBlock("an-attackers-own-key-0123", forgeSHA, firstSeed, allGreen))},
 			only:  "quality", graded: []string{"quality"}, want: "failure", refused: "signature"},
 		{name: "with a key, a state signed for another commit is refused", key: forgeKey,
-			seeds: []githubtest.CheckRun{earlier("success", signedBlock(forgeKey, "0000000000000000000000000000000000000000", allGreen))},
+			seeds: []githubtest.CheckRun{earlier("success", signedBlock(forgeKey, "0000000000000000000000000000000000000000", firstSeed, allGreen))},
 			only:  "quality", graded: []string{"quality"}, want: "failure", refused: "signature"},
 		{name: "with a key, a signed state edited afterwards is refused", key: forgeKey,
-			seeds: []githubtest.CheckRun{earlier("success", strings.Replace(signedBlock(forgeKey, forgeSHA, calcFailed), `"calc":{"conclusion":"failure","verdict":"fail"}`, "", 1))},
+			seeds: []githubtest.CheckRun{earlier("success", strings.Replace(signedBlock(forgeKey, forgeSHA, firstSeed, calcFailed), `"calc":{"conclusion":"failure","verdict":"fail"}`, "", 1))},
 			only:  "quality", graded: []string{"quality"}, want: "failure", refused: "state"},
 		{name: "with a key, a stateless success is refused", key: forgeKey, seeds: []githubtest.CheckRun{earlier("success", "")},
 			only: "quality", graded: []string{"quality"}, want: "failure", refused: "not signed"},

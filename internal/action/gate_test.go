@@ -48,7 +48,7 @@ func TestGateCarriesForward(t *testing.T) {
 	}
 	for _, tt := range tests {
 		run := &result.Run{Thresholds: result.DefaultThresholds, Suites: tt.run}
-		g := newGate(run, gate.Policy{}, plan{sha: "abc", only: tt.only, prev: tt.prev}, "/evalgate rerun", "", nil, time.Time{})
+		g := newGate(run, gate.Policy{}, plan{sha: "abc", only: tt.only, prev: tt.prev}, "/evalgate rerun", "", 0, nil, time.Time{})
 		d := g.Decide(gate.Policy{}.Decide(run, 0), "/evalgate rerun")
 		check := reports.CheckOutput{Conclusion: d.Conclusion, Title: "t", Summary: "s"}
 		g.conclude(&check)
@@ -64,7 +64,7 @@ func TestGateCarriesForward(t *testing.T) {
 		if tt.prev.refused != "" && !strings.Contains(check.Summary, tt.prev.refused) {
 			t.Errorf("%s: the note does not say why the earlier gate is not believed:\n%s", tt.name, check.Summary)
 		}
-		state, err := gate.ParseBlock(check.Summary, "abc", "")
+		state, err := gate.ParseBlock(check.Summary, "abc", 0, "")
 		if err != nil || state.Incomplete != tt.unknown {
 			t.Errorf("%s: state %+v %v", tt.name, state, err)
 			continue
@@ -80,11 +80,11 @@ func TestGateCarriesForward(t *testing.T) {
 func TestGateStateIncompleteWhenSuitesDoNotExplainTheConclusion(t *testing.T) {
 	t.Parallel()
 	run := &result.Run{Thresholds: result.DefaultThresholds, Suites: []*result.SuiteResult{suiteResult("quality", result.Pass)}}
-	g := newGate(run, gate.Policy{}, plan{sha: "abc"}, "/evalgate rerun", "", nil, time.Time{})
+	g := newGate(run, gate.Policy{}, plan{sha: "abc"}, "/evalgate rerun", "", 0, nil, time.Time{})
 	d := g.Decide(gate.Decision{Conclusion: gate.Failure, Reason: "1 regression(s) against the baseline"}, "/evalgate rerun")
 	check := reports.CheckOutput{Conclusion: d.Conclusion, Title: d.Reason}
 	g.conclude(&check)
-	if s, err := gate.ParseBlock(check.Summary, "abc", ""); err != nil || !s.Incomplete || len(s.Blocking) != 0 {
+	if s, err := gate.ParseBlock(check.Summary, "abc", 0, ""); err != nil || !s.Incomplete || len(s.Blocking) != 0 {
 		t.Fatalf("state %+v %v: a regression failure must not let a partial rerun pass", s, err)
 	}
 }
@@ -98,7 +98,7 @@ func TestCancelledGate(t *testing.T) {
 		{ID: "interrupted", Verdict: result.Error, StartedAt: at.Add(-time.Second), DurationMS: 1000},
 		{ID: "never-started", Verdict: result.Skip},
 	}}
-	g := newGate(&result.Run{Suites: []*result.SuiteResult{s}}, gate.Policy{}, plan{}, "/evalgate rerun", "", errors.New("interrupt signal received"), at)
+	g := newGate(&result.Run{Suites: []*result.SuiteResult{s}}, gate.Policy{}, plan{}, "/evalgate rerun", "", 0, errors.New("interrupt signal received"), at)
 	d := g.Decide(gate.Decision{Conclusion: gate.Success}, "/evalgate rerun")
 	check := reports.CheckOutput{Conclusion: d.Conclusion, Title: "1 passed", Summary: "s"}
 	g.conclude(&check)

@@ -148,7 +148,7 @@ func (pub *publisher) render(ctx context.Context, run *result.Run, cancelled err
 	}
 	policy := gate.Policy{FailOn: in.FailOn, FailOnRegression: in.FailOnRegression, RegressionAlpha: in.RegressionAlpha}
 	c := pipeline.Conclude(run, base, policy)
-	g := newGate(run, policy, pub.p, rerun, d.ShardKey, cancelled, cancelledAt)
+	g := newGate(run, policy, pub.p, rerun, d.ShardKey, pub.checkID, cancelled, cancelledAt)
 	g.note = joinNotes(g.note, baseNote)
 	r := &rendered{rep: c.Report, decision: g.Decide(c.Decision, rerun)}
 	// Room for the note before the results and the state block after them (plus the flags
@@ -233,7 +233,7 @@ func (d *deps) noSuites(ctx context.Context, in inputs, p plan) {
 	if p.sha != "" || d.DryRun {
 		id, _, err := d.Publisher.CreateCheckRun(ctx, github.CheckRunOptions{Name: in.CheckName, HeadSHA: p.sha, DetailsURL: d.Event.RunURL(), Title: title, Summary: body})
 		if err == nil {
-			err = d.Publisher.CompleteCheckRun(ctx, id, github.CheckRunOutput{Name: in.CheckName, Conclusion: "success", Title: title, Summary: body + emptyState(p.sha, d.ShardKey)})
+			err = d.Publisher.CompleteCheckRun(ctx, id, github.CheckRunOutput{Name: in.CheckName, Conclusion: "success", Title: title, Summary: body + emptyState(p.sha, id, d.ShardKey)})
 		}
 		if err != nil {
 			d.logf("evalgate: check run: %v", err)

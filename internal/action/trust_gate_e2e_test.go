@@ -70,7 +70,7 @@ func TestTrustPartialRerunCarriesFailuresForward(t *testing.T) {
 			t.Fatalf("a report's gate line disagrees with the posted failure:\n%s", text)
 		}
 	}
-	state, err := gate.ParseBlock(cr.Summary, r.Head, "")
+	state, err := gate.ParseBlock(cr.Summary, r.Head, cr.ID, "")
 	if err != nil {
 		t.Fatalf("the partial rerun's state: %v\n%s", err, cr.Summary)
 	}

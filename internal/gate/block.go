@@ -37,18 +37,18 @@ var (
 	// ErrUnsigned: a key is configured and the block carries no signature.
 	ErrUnsigned = errors.New("the gate state is not signed")
 	// errBadSignature: the block's signature is not that of this commit and state under the
-	// key: the block was edited, copied from another commit, or signed with another key.
-	errBadSignature = errors.New("the gate state's signature does not match this commit and its content under the key")
+	// key: the block was edited, copied from another commit or check run, or signed with another key.
+	errBadSignature = errors.New("the gate state's signature does not match this commit, this check run and its content under the key")
 )
 
-// Block renders the commit's state as the hidden HTML comment appended to the check run's
-// summary on commit sha, signed when key is set; "" for a cancelled run, whose suites are
-// unfinished.
-func (c *Commit) Block(sha, key string) string {
+// Block renders the commit's state as the hidden HTML comment appended to the summary of
+// check run checkID on commit sha, signed when key is set; "" for a cancelled run, whose
+// suites are unfinished.
+func (c *Commit) Block(sha string, checkID int64, key string) string {
 	if c.Cancelled {
 		return ""
 	}
-	return c.State.block(sha, key)
+	return c.State.block(sha, checkID, key)
 }
 
 // block renders s as the hidden HTML comment appended to a check run's summary on commit
@@ -56,7 +56,7 @@ func (c *Commit) Block(sha, key string) string {
 // so no path can close the comment early. A state too large to record drops the list of
 // suites that ran, then gives up on per-suite verdicts: an incomplete state only makes later
 // partial reruns ask for a full one.
-func (s State) block(sha, key string) string {
+func (s State) block(sha string, checkID int64, key string) string {
 	b, _ := json.Marshal(s) // strings and maps of strings always marshal
 	if len(b) > maxStateBytes {
 		s.Ran = nil
@@ -66,7 +66,7 @@ func (s State) block(sha, key string) string {
 	}
 	mac := ""
 	if key != "" {
-		mac = macField + stateMAC(b, sha, key)
+		mac = macField + stateMAC(b, sha, checkID, key)
 	}
 	return "\n\n" + blockPrefix + string(b) + mac + blockSuffix
 }
@@ -77,7 +77,7 @@ func (s State) block(sha, key string) string {
 // taken for one without state. With a key the block must carry a signature that checks for
 // sha (ErrUnsigned, errBadSignature); without one a signature cannot be checked and is
 // ignored. ErrNoState says there is no block at all.
-func ParseBlock(summary, sha, key string) (*State, error) {
+func ParseBlock(summary, sha string, checkID int64, key string) (*State, error) {
 	summary = strings.TrimRight(summary, " \t\r\n")
 	i := strings.LastIndex(summary, blockPrefix)
 	if i < 0 {
@@ -95,7 +95,7 @@ func ParseBlock(summary, sha, key string) (*State, error) {
 		if mac == "" {
 			return nil, ErrUnsigned
 		}
-		if !hmac.Equal([]byte(mac), []byte(stateMAC([]byte(raw), sha, key))) {
+		if !hmac.Equal([]byte(mac), []byte(stateMAC([]byte(raw), sha, checkID, key))) {
 			return nil, errBadSignature
 		}
 	}
@@ -109,11 +109,13 @@ func ParseBlock(summary, sha, key string) (*State, error) {
 	return &s, nil
 }
 
-// stateMAC is the hex HMAC-SHA256 under key of the state's JSON on commit sha, in a domain of
-// its own (a shard's signature under the same key can never pass for one).
-func stateMAC(state []byte, sha, key string) string {
+// stateMAC is the hex HMAC-SHA256 under key of the state's JSON in check run checkID on commit
+// sha, in a domain of its own (a shard's signature under the same key can never pass for one).
+// The check run's ID is signed too: an older state copied into a newer check run (replayed
+// over a later failure) does not check.
+func stateMAC(state []byte, sha string, checkID int64, key string) string {
 	h := hmac.New(sha256.New, []byte(key))
-	fmt.Fprintf(h, "evalgate gate state v%d\x00%s\x00", stateVersion, sha)
+	fmt.Fprintf(h, "evalgate gate state v%d\x00%s\x00%d\x00", stateVersion, sha, checkID)
 	h.Write(state)
 	return hex.EncodeToString(h.Sum(nil))
 }

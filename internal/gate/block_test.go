@@ -13,18 +13,20 @@ import (
 
 const (
 	sha = "abcdefabcdefabcdefabcdefabcdefabcdef0001"
-	key = "a-workflow-secret-0123456789"
+	// checkID is the check run carrying the block: its signature names it.
+	checkID int64 = 4242
+	key           = "a-workflow-secret-0123456789"
 )
 
 func TestStateRoundTrip(t *testing.T) {
 	t.Parallel()
 	s := State{Version: 1, Blocking: map[string]SuiteState{"evals/x-->y <b>.yaml": {Conclusion: "failure", Verdict: result.Fail}}, Ran: []string{"evals/a.yaml"}, Carried: []string{"evals/x-->y <b>.yaml"}}
 	for _, k := range []string{"", key} {
-		block := s.block(sha, k)
+		block := s.block(sha, checkID, k)
 		if strings.Count(block, "-->") != 1 || strings.Contains(block, "<b>") {
 			t.Fatalf("a path escaped the comment: %s", block)
 		}
-		got, err := ParseBlock("results\n"+block+"\n", sha, k)
+		got, err := ParseBlock("results\n"+block+"\n", sha, checkID, k)
 		if err != nil {
 			t.Fatalf("key %q: %v", k, err)
 		}
@@ -48,7 +50,7 @@ func TestParseBlockOnlyAtTheEnd(t *testing.T) {
 		{`<!-- evalgate:state {"v":1,"blocking":{`, nil}, // cut short
 		{`<!-- evalgate:state -->`, nil},
 	} {
-		s, err := ParseBlock(tt.summary, sha, "")
+		s, err := ParseBlock(tt.summary, sha, checkID, "")
 		switch {
 		case err == nil:
 			t.Errorf("ParseBlock(%q) = %+v", tt.summary, s)
@@ -65,18 +67,20 @@ func TestParseBlockOnlyAtTheEnd(t *testing.T) {
 func TestParseBlockSignature(t *testing.T) {
 	t.Parallel()
 	green := State{Version: 1, Blocking: map[string]SuiteState{}, Ran: []string{"calc"}}
-	signed := green.block(sha, key)
+	signed := green.block(sha, checkID, key)
 	tests := []struct {
 		name, summary, key string
 		err                error // nil: the state is read
 	}{
 		{name: "signed, checked", summary: signed, key: key},
 		{name: "signed, no key to check it", summary: signed},
-		{name: "unsigned, no key", summary: green.block(sha, "")},
-		{name: "unsigned, with a key", summary: green.block(sha, ""), key: key, err: ErrUnsigned},
+		{name: "unsigned, no key", summary: green.block(sha, checkID, "")},
+		{name: "unsigned, with a key", summary: green.block(sha, checkID, ""), key: key, err: ErrUnsigned},
 		{name: "no block, with a key", summary: "results", key: key, err: ErrNoState},
-		{name: "another key", summary: green.block(sha, "another-secret-0123456789"), key: key, err: errBadSignature},
-		{name: "another commit", summary: green.block("0000000000000000000000000000000000000000", key), key: key, err: errBadSignature},
+		{name: "another key", summary: green.block(sha, checkID, "another-secret-0123456789"), key: key, err: errBadSignature},
+		{name: "another commit", summary: green.block("0000000000000000000000000000000000000000", checkID, key), key: key, err: errBadSignature},
+		// An older signed state copied into a newer check run, over a later failure.
+		{name: "another check run", summary: green.block(sha, checkID+1, key), key: key, err: errBadSignature},
 		{name: "edited after signing", summary: strings.Replace(signed, `"ran":["calc"]`, `"ran":["calc","quality"]`, 1), key: key, err: errBadSignature},
 		{name: "signature cut short", summary: strings.Replace(signed, " -->", "", 1)[:len(signed)-10] + " -->", key: key, err: ErrUnsigned},
 		{name: "signature in upper case", summary: signed[:len(signed)-68] + strings.ToUpper(signed[len(signed)-68:len(signed)-4]) + " -->", key: key, err: ErrUnsigned},
@@ -84,7 +88,7 @@ func TestParseBlockSignature(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s, err := ParseBlock(tt.summary, sha, tt.key)
+			s, err := ParseBlock(tt.summary, sha, checkID, tt.key)
 			switch {
 			case tt.err == nil:
 				if err != nil {
@@ -107,15 +111,15 @@ func TestStateTooLargeStaysBounded(t *testing.T) {
 		s.Ran = append(s.Ran, fmt.Sprintf("evals/suite-%04d/a-rather-long-directory-name/eval.yaml", i))
 	}
 	s.Blocking["evals/x.yaml"] = SuiteState{Conclusion: "failure", Verdict: result.Fail}
-	got, err := ParseBlock(s.block(sha, key), sha, key)
+	got, err := ParseBlock(s.block(sha, checkID, key), sha, checkID, key)
 	if err != nil || got.Ran != nil || got.Blocking["evals/x.yaml"].Conclusion != "failure" {
 		t.Fatalf("ran list kept or blocking lost: %v", err)
 	}
 	for i := range 2000 {
 		s.Blocking[fmt.Sprintf("evals/blocked-%04d/a-rather-long-directory-name/eval.yaml", i)] = SuiteState{Conclusion: "failure", Verdict: result.Fail}
 	}
-	block := s.block(sha, key)
-	if got, err := ParseBlock(block, sha, key); err != nil || !got.Incomplete || len(block) > maxStateBytes {
+	block := s.block(sha, checkID, key)
+	if got, err := ParseBlock(block, sha, checkID, key); err != nil || !got.Incomplete || len(block) > maxStateBytes {
 		t.Fatalf("an oversized state must degrade to incomplete: %v %d bytes", err, len(block))
 	}
 }

@@ -85,8 +85,8 @@ func TestCommitDecide(t *testing.T) {
 			if diff := cmp.Diff(tt.wantState, c.State); diff != "" {
 				t.Errorf("state (-want +got):\n%s", diff)
 			}
-			if tt.cancelled && c.Block("abc", "") != "" {
-				t.Errorf("a cancelled run records a state block: %s", c.Block("abc", ""))
+			if tt.cancelled && c.Block("abc", 1, "") != "" {
+				t.Errorf("a cancelled run records a state block: %s", c.Block("abc", 1, ""))
 			}
 		})
 	}
