@@ -93,8 +93,8 @@ const finishTimeout = 7 * time.Second
 // run was interrupted (after completing its check run as cancelled), errConfig when the event
 // or configuration could not be handled, and nil otherwise.
 func run(ctx context.Context, in inputs, d deps) error {
-	if d.Publisher == nil || d.Source == nil || d.Event == nil {
-		return errors.New("action: Deps needs an Event, a Publisher and a Source (a *github.Repo, or a *DryRun)")
+	if d.Publisher == nil || d.Source == nil || d.Event == nil || d.Runner == nil {
+		return errors.New("action: deps needs an Event, a Publisher and a Source (a *github.Repo, or a *dryRun) and a Runner")
 	}
 	ev := d.Event
 	if !ev.Supported {

@@ -26,7 +26,6 @@ import (
 
 // previous is the gate's previous check run on a commit, as a partial rerun reads it.
 type previous struct {
-	read       bool   // false: it could not be read (err)
 	found      bool   // a check run of that name, by this job's app, exists on the commit
 	conclusion string // empty while it is not completed
 	prior      gate.Prior
@@ -60,7 +59,7 @@ func (d *deps) previousGate(ctx context.Context, in inputs, sha string, own int6
 		return previous{err: err}
 	}
 	key := d.ShardKey
-	pv := previous{read: true}
+	var pv previous
 	i := slices.IndexFunc(runs, func(r github.CheckRun) bool { return own != 0 && r.ID == own })
 	if i < 0 && key == "" {
 		pv.refused = fmt.Sprintf("this job has no check run of its own to tell the GitHub App it posts as, and no %s is set to check a signature", shard.KeyEnv)

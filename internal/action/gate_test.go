@@ -34,17 +34,17 @@ func TestGateCarriesForward(t *testing.T) {
 		carried    []string
 		unknown    bool
 	}{
-		{"a full run decides alone", "", previous{read: true, found: true, prior: failedCalc}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "success", nil, false},
-		{"a failure not regraded is carried", "quality", previous{read: true, found: true, conclusion: "failure", prior: failedCalc}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", []string{"calc"}, false},
-		{"regrading every blocking suite passes", "*", previous{read: true, found: true, conclusion: "failure", prior: failedCalc},
+		{"a full run decides alone", "", previous{found: true, prior: failedCalc}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "success", nil, false},
+		{"a failure not regraded is carried", "quality", previous{found: true, conclusion: "failure", prior: failedCalc}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", []string{"calc"}, false},
+		{"regrading every blocking suite passes", "*", previous{found: true, conclusion: "failure", prior: failedCalc},
 			[]*result.SuiteResult{suiteResult("quality", result.Pass), suiteResult("calc", result.Pass)}, "success", nil, false},
-		{"a carried borderline keeps the gate neutral", "calc", previous{read: true, found: true, conclusion: "failure", prior: failedCalc}, []*result.SuiteResult{suiteResult("calc", result.Pass)}, "neutral", []string{"quality"}, false},
-		{"a believed stateless success carries nothing", "quality", previous{read: true, found: true, conclusion: "success", prior: gate.Prior{Passed: true}}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "success", nil, false},
-		{"a stateless failure is unknown", "quality", previous{read: true, found: true, conclusion: "failure"}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", nil, true},
-		{"no earlier run is unknown", "quality", previous{read: true}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", nil, true},
-		{"a stateless success not believed is unknown", "quality", previous{read: true, found: true, conclusion: "success", refused: "not signed"}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", nil, true},
+		{"a carried borderline keeps the gate neutral", "calc", previous{found: true, conclusion: "failure", prior: failedCalc}, []*result.SuiteResult{suiteResult("calc", result.Pass)}, "neutral", []string{"quality"}, false},
+		{"a believed stateless success carries nothing", "quality", previous{found: true, conclusion: "success", prior: gate.Prior{Passed: true}}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "success", nil, false},
+		{"a stateless failure is unknown", "quality", previous{found: true, conclusion: "failure"}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", nil, true},
+		{"no earlier run is unknown", "quality", previous{}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", nil, true},
+		{"a stateless success not believed is unknown", "quality", previous{found: true, conclusion: "success", refused: "not signed"}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", nil, true},
 		{"an unreadable gate is unknown", "quality", previous{err: errors.New("404")}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", nil, true},
-		{"an incomplete state is unknown", "quality", previous{read: true, found: true, conclusion: "failure", prior: gate.Prior{State: &gate.State{Version: 1, Incomplete: true}}}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", nil, true},
+		{"an incomplete state is unknown", "quality", previous{found: true, conclusion: "failure", prior: gate.Prior{State: &gate.State{Version: 1, Incomplete: true}}}, []*result.SuiteResult{suiteResult("quality", result.Pass)}, "failure", nil, true},
 	}
 	for _, tt := range tests {
 		run := &result.Run{Thresholds: result.DefaultThresholds, Suites: tt.run}

@@ -28,22 +28,15 @@ const checkRunsPerPage = 100
 type ListCheckRunsOptions struct {
 	// CheckName is the check runs' name.
 	CheckName string
-	// Latest keeps only the newest run per check name and app (filter=latest); false lists
-	// every run (filter=all).
-	Latest bool
 }
 
-// ListCheckRuns lists, across every page, the check runs on ref that opts selects, newest
-// first. A ref GitHub does not know is an error; a commit without such a run
-// gives an empty list.
+// ListCheckRuns lists, across every page, every check run on ref that opts selects
+// (filter=all: a partial rerun weighs each app's runs itself), newest first. A ref GitHub
+// does not know is an error; a commit without such a run gives an empty list.
 //
 // Docs: https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference
 func (r *Repo) ListCheckRuns(ctx context.Context, ref string, o ListCheckRunsOptions) ([]CheckRun, error) {
-	filter := "all"
-	if o.Latest {
-		filter = "latest"
-	}
-	opts := &gh.ListCheckRunsOptions{CheckName: gh.String(o.CheckName), Filter: gh.String(filter), ListOptions: gh.ListOptions{PerPage: checkRunsPerPage}}
+	opts := &gh.ListCheckRunsOptions{CheckName: gh.String(o.CheckName), Filter: gh.String("all"), ListOptions: gh.ListOptions{PerPage: checkRunsPerPage}}
 	var out []CheckRun
 	for {
 		var res *gh.ListCheckRunsResults
