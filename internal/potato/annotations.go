@@ -1,7 +1,6 @@
 package potato
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/evalgate/evalgate/internal/calibrate"
-	"github.com/evalgate/evalgate/internal/jsonl"
 )
 
 // annotation is one submitted rubric of Potato's rubric_eval output:
@@ -40,47 +38,6 @@ type rubric struct {
 	OverallName, WeightedName string
 	// Scales are the criteria's scales when the export's map gave them, by name.
 	Scales map[string]calibrate.Scale
-}
-
-// readAnnotations reads a Potato annotation file: JSON Lines, one JSON array of objects, or
-// one (pretty-printed) object. Rows without criteria_ratings (other schemes' output, Potato's
-// own state files) are skipped; a rubric row without trace_id or annotator is an error naming
-// the line. Rubric objects are found at the top level of a row or one level down (under
-// label_annotations, say); the ids fall back to instance_id/id and user_id.
-func readAnnotations(data []byte, path string) ([]*annotation, error) {
-	var out []*annotation
-	add := func(line int, row *map[string]json.RawMessage) error {
-		a, err := parseAnnotation(*row)
-		if err != nil || a == nil {
-			return err
-		}
-		a.Line = line
-		out = append(out, a)
-		return nil
-	}
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
-		var rows []map[string]json.RawMessage
-		if err := json.Unmarshal(t, &rows); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		for i := range rows {
-			if err := add(i+1, &rows[i]); err != nil {
-				return nil, fmt.Errorf("%s: item %d: %w", path, i+1, err)
-			}
-		}
-		return out, nil
-	}
-	var one map[string]json.RawMessage
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' && json.Unmarshal(t, &one) == nil {
-		if err := add(1, &one); err != nil {
-			return nil, fmt.Errorf("%s:1: %w", path, err)
-		}
-		return out, nil
-	}
-	if err := jsonl.Each(data, path, add); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // parseAnnotation reads one row; nil when it holds no rubric.

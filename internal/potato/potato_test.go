@@ -332,3 +332,10 @@ func TestPair(t *testing.T) {
 		t.Errorf("order %v", in.Order)
 	}
 }
+
+// readAnnotations reads a Potato annotation file the way calibrate does (readFile), without
+// a column map.
+func readAnnotations(data []byte, path string) ([]*annotation, error) {
+	anns, _, err := readFile(data, path, nil)
+	return anns, err
+}

@@ -50,20 +50,6 @@ func Load(path string, opts LoadOptions) (s *Suite, ds Diagnostics) {
 	return r.parse(data, path)
 }
 
-// parse reads an eval file's content; path names it in diagnostics and anchors relative paths.
-func parse(data []byte, path string, opts LoadOptions) (*Suite, Diagnostics) {
-	return newReader(path, opts).parseData(data, path)
-}
-
-func (r *reader) parseData(data []byte, path string) (s *Suite, ds Diagnostics) {
-	defer r.finishLoad(&s, &ds)
-	if err := fsroot.CheckText(data); err != nil {
-		r.reportf("%v", err)
-		return nil, r.diags
-	}
-	return r.parse(data, path)
-}
-
 // finishLoad ends every load: an unexpected panic becomes an error for this file alone (one
 // bad file never takes the run down), positions get a line and column (problem matchers
 // skip diagnostics without them), and the root is closed.

@@ -1,11 +1,9 @@
 package suite
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/evalgate/evalgate/internal/fsroot"
 )
@@ -41,28 +39,13 @@ type TargetConfig struct {
 	Root string
 	// Unset names, per setting (a dotted path for nested keys: "api_key", "env.GH_TOKEN"), the
 	// ${{ VAR }} it referenced that was unset or empty. Such a setting reads as "", and must
-	// not silently fall back to a vendor default: see unsetError.
+	// not silently fall back to a vendor default.
 	Unset map[string]string
 	// Reads names, per setting (dotted path as in Unset), the variables its ${{ VAR }}s read.
 	Reads map[string][]string
 	Pos   Pos
 	// keyPos are the positions of the entry's keys.
 	keyPos map[string]Pos
-}
-
-// unsetError is the error for a setting whose ${{ VAR }} was not set, nil when it was (or
-// when the setting interpolated nothing): "targets.yaml:4:5: target gpt: api_key:
-// ${{ MY_KEY }} is not set (set the MY_KEY environment variable)".
-func (t *TargetConfig) unsetError(key string) error {
-	v, ok := t.Unset[key]
-	if !ok {
-		return nil
-	}
-	pos, ok := t.keyPos[strings.SplitN(key, ".", 2)[0]]
-	if !ok {
-		pos = t.Pos
-	}
-	return fmt.Errorf("%s: target %s: %s: ${{ %s }} is not set (set the %s environment variable)", pos, t.Name, key, v, v)
 }
 
 // PosOf is where the entry writes key (the entry's own position when it does not).
@@ -133,17 +116,6 @@ func FindTargets(evalPath, root string) string {
 		}
 		dir = filepath.Dir(dir)
 	}
-}
-
-// loadTargets parses a targets.yaml with the root assumed by fsroot.Default.
-//
-// Deprecated: use LoadTargetsWith and name the repository root.
-func loadTargets(path string, getenv func(string) string) (*TargetsFile, Diagnostics) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
-	return LoadTargetsWith(path, LoadOptions{Root: fsroot.Default(filepath.Dir(abs)), Getenv: getenv})
 }
 
 // LoadTargetsWith parses a targets.yaml: a targets: list of entries with name and provider,
