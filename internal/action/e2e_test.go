@@ -36,12 +36,12 @@ func (r *runner) run() (int, string) {
 	return code, out + log
 }
 
-// runArgs runs the action under ctx and returns its exit code, its stdout (workflow commands,
-// or a dry run's payloads) and the job log apart. The only flag is --dry-run.
-func (r *runner) runArgs(ctx context.Context, flags ...string) (int, string, string) {
+// runArgs runs the action under ctx and returns its exit code, its stdout (workflow commands)
+// and the job log apart.
+func (r *runner) runArgs(ctx context.Context) (int, string, string) {
 	var stdout bytes.Buffer
 	log := &syncBuffer{}
-	err := r.action(ctx, &stdout, log, len(flags) == 1 && flags[0] == "--dry-run")
+	err := r.action(ctx, &stdout, log)
 	code := 0
 	var exit *ExitError
 	switch {
@@ -59,12 +59,12 @@ func (r *runner) runArgs(ctx context.Context, flags ...string) (int, string, str
 }
 
 // action runs Main on the job, as `evalgate action` does, with the GitHub fake's client.
-func (r *runner) action(ctx context.Context, stdout io.Writer, log io.Writer, dry bool) error {
+func (r *runner) action(ctx context.Context, stdout io.Writer, log io.Writer) error {
 	var environ []string
 	for k, v := range r.Env {
 		environ = append(environ, k+"="+v)
 	}
-	return Main(ctx, Host{Getenv: r.Getenv, Stdout: stdout, Log: log, DryRun: dry, Credentials: redact.Credentials(environ), Scrub: redact.New(),
+	return Main(ctx, Host{Getenv: r.Getenv, Stdout: stdout, Log: log, Credentials: redact.Credentials(environ), Scrub: redact.New(),
 		HTTP: r.Srv.Client(), GitHub: github.Options{WriteSpacing: time.Millisecond}})
 }
 

@@ -47,9 +47,8 @@ func New(t *testing.T, srv *githubtest.Server, eventName string, payload map[str
 		t.Fatalf("copy quickstart: %v %s", err, out)
 	}
 	ev := filepath.Join(dir, "event.json")
-	b, _ := json.Marshal(payload)
-	for _, f := range []struct{ path, body string }{{ev, string(b)}, {filepath.Join(dir, "summary.md"), ""}, {filepath.Join(dir, "output"), ""}} {
-		if err := os.WriteFile(f.path, []byte(f.body), 0o644); err != nil {
+	for _, f := range []string{filepath.Join(dir, "summary.md"), filepath.Join(dir, "output")} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -57,9 +56,10 @@ func New(t *testing.T, srv *githubtest.Server, eventName string, payload map[str
 		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": eventName, "GITHUB_EVENT_PATH": ev,
 		"GITHUB_REPOSITORY": "acme/agents", "GITHUB_API_URL": srv.APIURL(), "GITHUB_SERVER_URL": "https://github.example",
 		"GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"), "GITHUB_OUTPUT": filepath.Join(dir, "output"),
-		"GITHUB_RUN_ID": "99", "GITHUB_SHA": "ffffeeeeddddccccbbbbaaaa9999888877776666",
+		"GITHUB_RUN_ID": "99",
 		"INPUT_GITHUB_TOKEN": "ghs_test", "INPUT_REPORT_DIR": filepath.Join(dir, "report"), "INPUT_CHECK_NAME": "evalgate",
 	}}
+	j.SetEvent(eventName, payload)
 	j.Head = CommitWorkspace(t, j)
 	j.Env["GITHUB_SHA"] = j.Head
 	return j
