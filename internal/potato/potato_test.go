@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/golden"
 	"github.com/evalgate/evalgate/internal/result"
 	"github.com/evalgate/evalgate/internal/suite"
 )
@@ -117,19 +118,7 @@ func TestExportGolden(t *testing.T) {
 			t.Errorf("no output directory for Potato: %v", err)
 		}
 	}
-	golden := filepath.Join("testdata", "export.golden")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got.String() != string(want) {
-		t.Errorf("export differs from %s (run with -update after checking):\n%s", golden, got.String())
-	}
+	golden.Check(t, filepath.Join("testdata", "export.golden"), got.String(), *update)
 }
 
 func TestExportStructure(t *testing.T) {
