@@ -56,8 +56,7 @@ func New(t *testing.T, srv *githubtest.Server, eventName string, payload map[str
 		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": eventName, "GITHUB_EVENT_PATH": ev,
 		"GITHUB_REPOSITORY": "acme/agents", "GITHUB_API_URL": srv.APIURL(), "GITHUB_SERVER_URL": "https://github.example",
 		"GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"), "GITHUB_OUTPUT": filepath.Join(dir, "output"),
-		"GITHUB_RUN_ID":      "99",
-		"INPUT_GITHUB_TOKEN": "ghs_test", "INPUT_REPORT_DIR": filepath.Join(dir, "report"), "INPUT_CHECK_NAME": "evalgate",
+		"GITHUB_RUN_ID": "99", "INPUT_GITHUB_TOKEN": "ghs_test", "INPUT_REPORT_DIR": filepath.Join(dir, "report"), "INPUT_CHECK_NAME": "evalgate",
 	}}
 	j.SetEvent(eventName, payload)
 	j.Head = CommitWorkspace(t, j)
