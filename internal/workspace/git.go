@@ -37,6 +37,18 @@ const agentConfig = repoConfig + "\tlogallrefupdates = true\n"
 // diff is shown: `* -diff`, `binary`, filters, eol and encoding tricks all lose their effect.
 const neutralAttributes = "* !text !eol !crlf !diff !merge !filter !ident !working-tree-encoding !whitespace\n"
 
+// initRepo makes evalgate's repository as `git init --template=` would, without a process:
+// a HEAD on main and empty object and ref directories (reset writes the config).
+func (w *Workspace) initRepo() error {
+	g := w.gitDir()
+	for _, d := range []string{"objects", filepath.Join("refs", "heads"), filepath.Join("refs", "tags")} {
+		if err := os.MkdirAll(filepath.Join(g, d), 0o755); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(g, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+}
+
 // gitDir is evalgate's repository.
 func (w *Workspace) gitDir() string { return filepath.Join(w.home, "repo") }
 

@@ -19,7 +19,7 @@ import (
 // setAside).
 func (w *Workspace) addAll(ctx context.Context) error {
 	return w.setAside(func(hidden string) error {
-		if _, err := w.git(ctx, nil, "add", "--update"); err != nil {
+		if _, err := w.git(ctx, nil, bulkAdd("--update")...); err != nil {
 			return err
 		}
 		out, err := w.git(ctx, nil, "ls-files", "-z", "--others", "--exclude-from="+w.excludeFile())
@@ -30,9 +30,17 @@ func (w *Workspace) addAll(ctx context.Context) error {
 		if len(add) == 0 {
 			return nil
 		}
-		_, err = w.git(ctx, strings.NewReader(strings.Join(add, "\x00")), "add", "--force", "--pathspec-from-file=-", "--pathspec-file-nul")
+		_, err = w.git(ctx, strings.NewReader(strings.Join(add, "\x00")), bulkAdd("--force", "--pathspec-from-file=-", "--pathspec-file-nul")...)
 		return err
 	})
+}
+
+// bulkAdd is `git add` writing the blobs it stores into one pack file instead of a loose object
+// (a file and maybe a directory) each: a template of a thousand files costs two files in
+// evalgate's repository and in the agent's copy of it, not a thousand. It is set for the
+// add commands alone: at diff time the threshold would make every file binary.
+func bulkAdd(args ...string) []string {
+	return append([]string{"-c", "core.bigFileThreshold=1", "add"}, args...)
 }
 
 // setAside runs fn with every nested .git entry of the workspace renamed to hidden, a name

@@ -57,10 +57,9 @@ func (w *Workspace) restore(ctx context.Context, s snapshot, strict bool) error 
 		if err := pruneEmpty(w.dir, w.dir, hidden); err != nil {
 			return err
 		}
-		if _, err := w.git(ctx, nil, "update-index", "-q", "--refresh"); err != nil {
-			return err
-		}
-		changed, err := w.git(ctx, nil, "diff-files", "--name-only", "-z")
+		// The index read from s has no stat data, so every file is compared by content:
+		// --modified lists the changed and the deleted ones.
+		changed, err := w.git(ctx, nil, "ls-files", "-z", "--modified")
 		if err != nil || changed == "" {
 			return err
 		}

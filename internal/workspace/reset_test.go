@@ -15,7 +15,7 @@ import (
 func repoTemplate(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, body := range map[string]string{"notes.txt": "original\n", ".gitignore": "cache/\n"} {
+	for name, body := range map[string]string{"notes.txt": "original\n", "same.txt": "aaaa\n", ".gitignore": "cache/\n"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -38,6 +38,15 @@ func messUp(t *testing.T, dir, outside string) {
 		}
 	}
 	write("notes.txt", "scribbled\n")
+	// An edit that keeps the size and the modification time: only the content tells.
+	stamp, err := os.Stat(filepath.Join(dir, "same.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("same.txt", "bbbb\n")
+	if err := os.Chtimes(filepath.Join(dir, "same.txt"), stamp.ModTime(), stamp.ModTime()); err != nil {
+		t.Fatal(err)
+	}
 	write("new.txt", "new\n")
 	write("newdir/deep/file.txt", "new\n")
 	write("cache/x", "ignored by the template\n")
@@ -100,7 +109,7 @@ func TestResetRestoresSharedWorkspace(t *testing.T) {
 			defer second.Close(false)
 			dir := second.Dir()
 			for rel, want := range map[string]string{
-				"notes.txt": "original\n", "r/README.md": "v3\n", "r/a/x.txt": "x2\n", "r/b/y.txt": "y1\n",
+				"notes.txt": "original\n", "same.txt": "aaaa\n", "r/README.md": "v3\n", "r/a/x.txt": "x2\n", "r/b/y.txt": "y1\n",
 			} {
 				if got := read(t, filepath.Join(dir, rel)); got != want {
 					t.Errorf("%s = %q, want %q", rel, got, want)

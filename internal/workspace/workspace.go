@@ -105,7 +105,7 @@ func start(ctx context.Context, parent, dir string, inPlace bool, owner *proc.Us
 	if w.id, err = os.Lstat(dir); err != nil {
 		return fail(fmt.Errorf("workspace: %w", err))
 	}
-	if _, err := w.git(ctx, nil, "init", "-q", "--template="); err != nil {
+	if err := w.initRepo(); err != nil {
 		return fail(fmt.Errorf("workspace baseline: %w", err))
 	}
 	if err := w.baseline(ctx); err != nil {
@@ -189,7 +189,9 @@ func (w *Workspace) commit(ctx context.Context) (string, error) {
 		return "", err
 	}
 	commit = strings.TrimSpace(commit)
-	if _, err := w.git(ctx, nil, "update-ref", "refs/heads/main", commit); err != nil {
+	// The ref is written, not updated through git: the repository is evalgate's alone, and the
+	// ref only tells the agent's copy where HEAD is (diffs use w.base).
+	if err := os.WriteFile(filepath.Join(w.gitDir(), "refs", "heads", "main"), []byte(commit+"\n"), 0o644); err != nil {
 		return "", err
 	}
 	return commit, nil
