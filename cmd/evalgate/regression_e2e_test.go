@@ -9,21 +9,19 @@ import (
 	"testing"
 )
 
-// scriptedSuite writes a suite of n tests run by a cli agent that answers PASS or FAIL from
-// outcomes drawn in advance with a seeded generator: test i's trial k passes with probability
-// rate. trials 1 runs each test once; more runs them under the mean strategy.
+// scriptedSuite writes a suite of n tests whose target answers PASS or FAIL from outcomes
+// drawn in advance with a seeded generator: test i's trial k passes with probability rate.
+// trials 1 runs each test once; more runs them under the mean strategy. The target is the mock
+// with a reply recorded per test and trial, so the whole run — trials, grading, the
+// comparison and the gate — is evalgate's alone, without a process per trial.
 func scriptedSuite(t *testing.T, seed uint64, n, trials int, rate float64) string {
 	t.Helper()
 	dir := t.TempDir()
-	out := filepath.Join(dir, "outcomes")
 	if err := os.MkdirAll(filepath.Join(dir, "evals"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	r := rand.New(rand.NewPCG(seed, 7))
-	var suite strings.Builder
+	var suite, replies strings.Builder
 	suite.WriteString("name: sim\n")
 	if trials > 1 {
 		fmt.Fprintf(&suite, "execution:\n  trials:\n    count: %d\n    strategy: mean\n", trials)
@@ -32,18 +30,21 @@ func scriptedSuite(t *testing.T, seed uint64, n, trials int, rate float64) strin
 	for i := range n {
 		id := fmt.Sprintf("t%02d", i)
 		fmt.Fprintf(&suite, "  - id: %s\n    input: go\n    assertions:\n      - type: contains\n        value: PASS\n", id)
-		for k := 1; k <= trials; k++ {
+		for k := range trials {
 			answer := "FAIL"
 			if r.Float64() < rate {
 				answer = "PASS"
 			}
-			if err := os.WriteFile(filepath.Join(out, fmt.Sprintf("%s-%d", id, k)), []byte(answer), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			// The mock's attempt is the trial, counted from 0.
+			fmt.Fprintf(&replies, "{\"test_id\": %q, \"attempt\": %d, \"reply\": %q}\n", id, k, answer)
 		}
 	}
-	targets := fmt.Sprintf("targets:\n  - name: default\n    provider: cli\n    command: sh -c 'cat \"$0/$1-$2\" > \"$3\"' %s {EVAL_ID} {ATTEMPT} {OUTPUT_FILE}\n", out)
-	for name, body := range map[string]string{"evals/sim.eval.yaml": suite.String(), "targets.yaml": targets} {
+	files := map[string]string{
+		"evals/sim.eval.yaml": suite.String(),
+		"replies.jsonl":       replies.String(),
+		"targets.yaml":        "targets:\n  - name: default\n    provider: mock\n    replies: replies.jsonl\n",
+	}
+	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
