@@ -39,27 +39,33 @@ func edit(b *testing.B, dir string) {
 	}
 }
 
+// runTests runs one test per iteration in a workspace of spec: acquire, edit, diff, close.
+func runTests(b *testing.B, spec *suite.Workspace) {
+	b.Helper()
+	m := NewManager(spec, ManagerOptions{Parent: b.TempDir(), RunID: "bench"})
+	defer m.Close(b.Context())
+	for i := 0; b.Loop(); i++ {
+		l, err := m.Acquire(b.Context(), fmt.Sprint("t", i), nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		edit(b, l.Dir())
+		if d, err := l.Diff(b.Context()); err != nil || d == "" {
+			b.Fatalf("diff = %q, %v", d, err)
+		}
+		if _, err := l.Close(false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkPerTestWorkspace is the workspace cost evalgate adds to one test of a per_test
 // suite: copy the template, commit the baseline, take the agent's diff, remove it all.
 func BenchmarkPerTestWorkspace(b *testing.B) {
 	for _, n := range []int{10, 200} {
 		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
 			spec := &suite.Workspace{Template: benchTemplate(b, n)}
-			m := NewManager(spec, ManagerOptions{Parent: b.TempDir(), RunID: "bench"})
-			defer m.Close(b.Context())
-			for i := 0; b.Loop(); i++ {
-				l, err := m.Acquire(b.Context(), fmt.Sprint("t", i), nil, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				edit(b, l.Dir())
-				if d, err := l.Diff(b.Context()); err != nil || d == "" {
-					b.Fatalf("diff = %q, %v", d, err)
-				}
-				if _, err := l.Close(false); err != nil {
-					b.Fatal(err)
-				}
-			}
+			runTests(b, spec)
 		})
 	}
 }
@@ -71,21 +77,7 @@ func BenchmarkSharedWorkspaceReset(b *testing.B) {
 		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
 			spec := &suite.Workspace{Template: benchTemplate(b, n), Isolation: "shared",
 				Hooks: suite.WorkspaceHooks{BeforeEach: &suite.Hook{Reset: "fast"}}}
-			m := NewManager(spec, ManagerOptions{Parent: b.TempDir(), RunID: "bench"})
-			defer m.Close(b.Context())
-			for i := 0; b.Loop(); i++ {
-				l, err := m.Acquire(b.Context(), fmt.Sprint("t", i), nil, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				edit(b, l.Dir())
-				if d, err := l.Diff(b.Context()); err != nil || d == "" {
-					b.Fatalf("diff = %q, %v", d, err)
-				}
-				if _, err := l.Close(false); err != nil {
-					b.Fatal(err)
-				}
-			}
+			runTests(b, spec)
 		})
 	}
 }
